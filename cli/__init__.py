@@ -1,0 +1,1 @@
+"""The ``solve2048`` command line (click)."""

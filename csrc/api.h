@@ -1,0 +1,101 @@
+/* api.h -- the one public header: everything Python may call.
+ *
+ * solver/_ffi_build.py feeds the part between the CDEF markers to cffi's cdef,
+ * so that part holds plain declarations only (no macros, no includes).
+ *
+ * Directions are numbered 0 = up, 1 = down, 2 = left, 3 = right.
+ * Boards use the layout drawn in board.h.
+ */
+#ifndef API_H_INCLUDED
+#define API_H_INCLUDED
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* CDEF BEGIN */
+
+/* ---- rules (rules.c, tables.c) ---- */
+
+/* Builds the move tables. Idempotent; the Python wrapper calls it at import. */
+void s2048_init(void);
+
+/* The board after sliding in direction dir, with no spawn. */
+uint64_t s2048_move(uint64_t board, int dir);
+/* Points gained by that move (sum of the merged tiles' values). */
+uint32_t s2048_move_gain(uint64_t board, int dir);
+/* 1 when the move would merge two 32768 tiles, which a 4-bit cell cannot hold. */
+int s2048_move_overflows(uint64_t board, int dir);
+int s2048_count_empty(uint64_t board);
+/* Bit d set when direction d changes the board (a valid move by the rules). */
+int s2048_legal_mask(uint64_t board);
+/* 1 when no direction changes the board. */
+int s2048_is_game_over(uint64_t board);
+/* Moves n boards in direction dir: out[i] and gains[i]. Returns -1, or the index
+ * of the first board whose move would overflow (its out is the input board and
+ * its gain 0; the other boards are still moved). */
+int64_t s2048_move_batch(const uint64_t *boards, size_t n, int dir,
+                         uint64_t *out, uint32_t *gains);
+
+/* ---- heuristic (evaluate.c) ---- */
+
+typedef struct {
+    double lost_penalty;    /* constant added per row, keeps live boards above 0 */
+    double empty_weight;    /* per empty cell */
+    double merges_weight;   /* per pair of equal neighbours */
+    double mono_power;      /* rank exponent in the monotonicity term */
+    double mono_weight;     /* weight of the smaller of the two monotonicity sums */
+    double sum_power;       /* rank exponent in the tile-sum term */
+    double sum_weight;      /* weight of the tile-sum term */
+} s2048_weights;
+
+typedef struct s2048_eval s2048_eval;
+
+void s2048_default_weights(s2048_weights *out);
+/* A heuristic row table built from w; NULL when out of memory. */
+s2048_eval *s2048_eval_new(const s2048_weights *w);
+void s2048_eval_free(s2048_eval *e);
+double s2048_eval_row(const s2048_eval *e, uint16_t row);
+/* Sum of the row values over rows 0..3 then columns 0..3. */
+double s2048_eval_board(const s2048_eval *e, uint64_t board);
+
+/* ---- search (search.c, tt.c) ---- */
+
+typedef struct s2048_searcher s2048_searcher;
+
+typedef struct {
+    double values[4];     /* expected heuristic value per direction; 0 if illegal */
+    int legal;            /* bit d set when direction d can be played */
+    int best;             /* best direction, or -1 when none is legal */
+    int depth;            /* depth of the search the values come from */
+    uint64_t nodes;       /* max and chance nodes visited, all iterations */
+    uint64_t cache_hits;  /* transposition-table hits */
+    double seconds;       /* wall time of the whole call */
+} s2048_result;
+
+/* A searcher owns a transposition table of about tt_bytes (0 = no table).
+ * NULL when out of memory. One searcher must not be used by two threads at once. */
+s2048_searcher *s2048_searcher_new(size_t tt_bytes);
+void s2048_searcher_free(s2048_searcher *s);
+/* Forgets every stored position (O(1): bumps a generation counter). */
+void s2048_searcher_clear(s2048_searcher *s);
+size_t s2048_searcher_tt_entries(const s2048_searcher *s);
+
+/* The depth that depth "auto" means for this board. */
+int s2048_auto_depth(uint64_t board);
+
+/* Expectimax from board. Without a time limit (time_ms = 0) it searches
+ * exactly depth moves deep, depth 0 meaning s2048_auto_depth(board). With
+ * time_ms > 0 it deepens 1, 2, ... up to depth (0 = up to 16) and keeps the
+ * deepest depth completed in time. prune: a chance node reached with a
+ * cumulative probability below it is scored by the heuristic (0 = never).
+ * keep_cache: 0 clears the table first, so the answer depends on the board only.
+ * Returns 0, or -1 for a bad argument. */
+int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
+                  int depth, double time_ms, double prune, int keep_cache,
+                  s2048_result *out);
+
+/* CDEF END */
+
+#define S2048_MAX_DEPTH 16
+
+#endif /* API_H_INCLUDED */

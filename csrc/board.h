@@ -1,0 +1,65 @@
+/* board.h -- the 64-bit board and its tiny helpers.
+ *
+ * One 4-bit exponent per cell: 0 = empty, 1 = tile 2, ..., 15 = tile 32768.
+ * Cell (row r, column c) lives in nibble 4*r + c; cell (0,0), the top-left,
+ * is the least significant nibble:
+ *
+ *            column 0   column 1   column 2   column 3
+ *   row 0    bits 0-3   bits 4-7   bits 8-11  bits 12-15    <- row_t of row 0
+ *   row 1    bits 16-19 bits 20-23 bits 24-27 bits 28-31
+ *   row 2    bits 32-35 ...
+ *   row 3    bits 48-51 bits 52-55 bits 56-59 bits 60-63
+ *
+ * A row is a 16-bit row_t whose low nibble is its leftmost cell, so "left"
+ * means "toward the low nibble". Columns are handled by transposing the
+ * board, after which column c is row c with its top cell in the low nibble.
+ */
+#ifndef BOARD_H_INCLUDED
+#define BOARD_H_INCLUDED
+
+#include <stdint.h>
+
+typedef uint64_t board_t;
+typedef uint16_t row_t;
+
+#define ROW_MASK 0xffffULL
+#define COL_MASK 0x000f000f000f000fULL
+
+/* Returns row r (0..3) of the board. */
+static inline row_t board_row(board_t b, int r) { return (row_t)((b >> (16 * r)) & ROW_MASK); }
+
+/* Returns the exponent of cell (0..15), 0 for an empty cell. */
+static inline int board_cell(board_t b, int cell) { return (int)((b >> (4 * cell)) & 0xf); }
+
+/* Returns the board with its rows and columns swapped (cell (r,c) <-> (c,r)). */
+static inline board_t board_transpose(board_t x)
+{
+    board_t a1 = x & 0xf0f00f0ff0f00f0fULL;
+    board_t a2 = x & 0x0000f0f00000f0f0ULL;
+    board_t a3 = x & 0x0f0f00000f0f0000ULL;
+    board_t a = a1 | (a2 << 12) | (a3 >> 12);
+    board_t b1 = a & 0xff00ff0000ff00ffULL;
+    board_t b2 = a & 0x00ff00ff00000000ULL;
+    board_t b3 = a & 0x00000000ff00ff00ULL;
+    return b1 | (b2 >> 24) | (b3 << 24);
+}
+
+/* Returns a mask with bit 4*i set exactly when cell i is empty. */
+static inline uint64_t board_empty_mask(board_t x)
+{
+    x |= (x >> 2) & 0x3333333333333333ULL;
+    x |= (x >> 1);
+    return ~x & 0x1111111111111111ULL;
+}
+
+/* Returns the number of empty cells (nibbles equal to 0). */
+static inline int board_count_empty(board_t x)
+{
+    /* Add the one-bit counters pairwise into bytes, then all bytes into the top
+     * byte with one multiply (no popcount instruction needed). */
+    uint64_t m = board_empty_mask(x);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
+}
+
+#endif /* BOARD_H_INCLUDED */

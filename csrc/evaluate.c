@@ -1,0 +1,79 @@
+/* evaluate.c -- builds the heuristic row table from a set of weights.
+ *
+ * The terms are those published with the best-known open-source expectimax
+ * 2048 AI (nneonneo/2048-ai): a constant per row, empty cells, runs of equal
+ * neighbours, monotonicity and the sum of tile ranks. The arithmetic below is
+ * mirrored operation for operation by solver/reference.py, so the C search
+ * and the Python oracle agree to the last bit on the same machine.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "evaluate.h"
+
+void s2048_default_weights(s2048_weights *w)
+{
+    w->lost_penalty = 200000.0;
+    w->empty_weight = 270.0;
+    w->merges_weight = 700.0;
+    w->mono_power = 4.0;
+    w->mono_weight = 47.0;
+    w->sum_power = 3.5;
+    w->sum_weight = 11.0;
+}
+
+/* Returns the heuristic value of one row of four ranks (exponents). */
+static double row_value(const s2048_weights *w, const int rank[4])
+{
+    double sum = 0.0;
+    int empty = 0, merges = 0, prev = 0, run = 0;
+    for (int i = 0; i < 4; i++) {
+        sum += pow((double)rank[i], w->sum_power);
+        if (rank[i] == 0) {
+            empty++;
+            continue;
+        }
+        /* Equal tiles separated only by empty cells count as a run. */
+        if (rank[i] == prev) {
+            run++;
+        } else if (run > 0) {
+            merges += 1 + run;
+            run = 0;
+        }
+        prev = rank[i];
+    }
+    if (run > 0) merges += 1 + run;
+
+    /* Monotonicity: how far the row is from rising, and from falling;
+     * only the smaller of the two is penalised. */
+    double mono_left = 0.0, mono_right = 0.0;
+    for (int i = 1; i < 4; i++) {
+        double a = pow((double)rank[i - 1], w->mono_power);
+        double b = pow((double)rank[i], w->mono_power);
+        if (rank[i - 1] > rank[i]) mono_left += a - b;
+        else mono_right += b - a;
+    }
+    double mono = mono_left < mono_right ? mono_left : mono_right;
+
+    return w->lost_penalty + w->empty_weight * empty + w->merges_weight * merges
+         - w->mono_weight * mono - w->sum_weight * sum;
+}
+
+s2048_eval *s2048_eval_new(const s2048_weights *w)
+{
+    s2048_eval *e = malloc(sizeof *e);
+    if (!e) return NULL;
+    e->weights = *w;
+    for (unsigned row = 0; row < 65536; row++) {
+        int rank[4];
+        for (int i = 0; i < 4; i++) rank[i] = (row >> (4 * i)) & 0xf;
+        e->row[row] = row_value(w, rank);
+    }
+    return e;
+}
+
+void s2048_eval_free(s2048_eval *e) { free(e); }
+
+double s2048_eval_row(const s2048_eval *e, uint16_t row) { return e->row[row]; }
+
+double s2048_eval_board(const s2048_eval *e, uint64_t board) { return eval_board(e, board); }

@@ -1,0 +1,29 @@
+/* evaluate.h -- the heuristic: a row table summed over rows and columns. */
+#ifndef EVALUATE_H_INCLUDED
+#define EVALUATE_H_INCLUDED
+
+#include "api.h"
+#include "board.h"
+
+struct s2048_eval {
+    s2048_weights weights;
+    double row[65536];   /* heuristic value of each row_t, read left to right */
+};
+
+/* Returns the heuristic of a board: rows 0..3, then columns 0..3 read top to
+ * bottom, added in that order (the Python oracle adds them in the same order). */
+static inline double eval_board(const s2048_eval *e, board_t b)
+{
+    board_t t = board_transpose(b);
+    double v = e->row[b & ROW_MASK];
+    v += e->row[(b >> 16) & ROW_MASK];
+    v += e->row[(b >> 32) & ROW_MASK];
+    v += e->row[(b >> 48) & ROW_MASK];
+    v += e->row[t & ROW_MASK];
+    v += e->row[(t >> 16) & ROW_MASK];
+    v += e->row[(t >> 32) & ROW_MASK];
+    v += e->row[(t >> 48) & ROW_MASK];
+    return v;
+}
+
+#endif /* EVALUATE_H_INCLUDED */

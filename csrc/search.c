@@ -1,0 +1,232 @@
+/* search.c -- expectimax over the 64-bit board.
+ *
+ * Depth D means D player moves looked ahead, the first included. The leaf is
+ * the board right after the D-th move, before its spawn, scored by the
+ * heuristic. Depth 1 is greedy on the heuristic.
+ *
+ *   max node     the board before a move: the best of its legal directions
+ *   chance node  the board after a move: the average over every empty cell
+ *                times {2 with p = 0.9, 4 with p = 0.1}, cells equally likely
+ *
+ * solver/reference.py is the same search in plain Python; the two must give
+ * the same values for the same settings (with the table off, or without
+ * pruning, where the table cannot change a value).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "api.h"
+#include "evaluate.h"
+#include "tables.h"
+#include "tt.h"
+
+#define TIME_CHECK_NODES 4096  /* nodes between two looks at the clock */
+
+struct s2048_searcher {
+    tt_table tt;
+};
+
+typedef struct {
+    const s2048_eval *eval;
+    tt_table *tt;
+    double prune;
+    uint64_t nodes;
+    uint64_t cache_hits;
+    /* Time control: a deadline, and a flag that unwinds the search. */
+    int timed;
+    double deadline;
+    uint64_t next_check;
+    int aborted;
+} search_state;
+
+/* Returns seconds on a monotonic clock. */
+static double now_seconds(void)
+{
+    struct timespec ts;
+#if defined(CLOCK_MONOTONIC)
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#else
+    timespec_get(&ts, TIME_UTC);
+#endif
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Counts a node; in a timed search, sets aborted once the deadline passes. */
+static inline void count_node(search_state *st)
+{
+    st->nodes++;
+    if (st->timed && st->nodes >= st->next_check) {
+        st->next_check = st->nodes + TIME_CHECK_NODES;
+        if (now_seconds() >= st->deadline) st->aborted = 1;
+    }
+}
+
+/* Returns 1 when a move from b in dir is playable by the search: it changes
+ * the board and does not merge two 32768s (which the board cannot hold). */
+static inline int playable(board_t b, board_t moved, int dir)
+{
+    return moved != b && !board_move_overflows(b, dir);
+}
+
+static double chance_node(search_state *st, board_t b, int remaining, double prob);
+
+/* Max node: the value of the best direction, 0 when no direction is legal. */
+static double max_node(search_state *st, board_t b, int remaining, double prob)
+{
+    count_node(st);
+    double best = 0.0;
+    for (int dir = 0; dir < 4; dir++) {
+        board_t moved = board_move(b, dir);
+        if (!playable(b, moved, dir)) continue;
+        double v = chance_node(st, moved, remaining, prob);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+/* Chance node: b is the board after a move, remaining the moves still to
+ * look ahead after its spawn, prob the probability of reaching b. */
+static double chance_node(search_state *st, board_t b, int remaining, double prob)
+{
+    /* Step 1. Leaf: no move left to look at, an improbable branch, or a
+     * search that ran out of time (its value is thrown away). */
+    if (remaining == 0 || prob < st->prune || st->aborted) return eval_board(st->eval, b);
+    count_node(st);
+
+    /* Step 2. A position already searched to the same depth. */
+    double cached;
+    if (tt_probe(st->tt, b, remaining, &cached)) {
+        st->cache_hits++;
+        return cached;
+    }
+
+    /* Step 3. Average over every spawn, cells in increasing order. */
+    uint64_t empty = board_empty_mask(b);
+    int n = board_count_empty(b);
+    double cell_prob = prob / n;
+    double sum = 0.0;
+    for (board_t tile = 1; empty; empty >>= 4, tile <<= 4) {
+        if (!(empty & 1)) continue;
+        double v2 = max_node(st, b | tile, remaining - 1, cell_prob * 0.9);
+        double v4 = max_node(st, b | (tile << 1), remaining - 1, cell_prob * 0.1);
+        sum += 0.9 * v2 + 0.1 * v4;
+    }
+    double value = sum / n;
+
+    /* Step 4. Remember it, unless the search was cut short inside. */
+    if (!st->aborted) tt_store(st->tt, b, remaining, value);
+    return value;
+}
+
+/* Searches every root direction to depth; fills values and returns the legal mask. */
+static int search_root(search_state *st, board_t b, int depth, double values[4])
+{
+    int legal = 0;
+    count_node(st);
+    for (int dir = 0; dir < 4; dir++) {
+        board_t moved = board_move(b, dir);
+        values[dir] = 0.0;
+        if (!playable(b, moved, dir)) continue;
+        legal |= 1 << dir;
+        values[dir] = chance_node(st, moved, depth - 1, 1.0);
+    }
+    return legal;
+}
+
+/* Returns the best direction of a root search (first of equals), -1 if none. */
+static int best_direction(const double values[4], int legal)
+{
+    int best = -1;
+    for (int dir = 0; dir < 4; dir++)
+        if ((legal >> dir & 1) && (best < 0 || values[dir] > values[best])) best = dir;
+    return best;
+}
+
+s2048_searcher *s2048_searcher_new(size_t tt_bytes)
+{
+    s2048_searcher *s = malloc(sizeof *s);
+    if (!s) return NULL;
+    if (tt_init(&s->tt, tt_bytes) != 0) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void s2048_searcher_free(s2048_searcher *s)
+{
+    if (!s) return;
+    tt_free(&s->tt);
+    free(s);
+}
+
+void s2048_searcher_clear(s2048_searcher *s) { tt_clear(&s->tt); }
+
+size_t s2048_searcher_tt_entries(const s2048_searcher *s)
+{
+    return s->tt.entries ? s->tt.mask + 1 : 0;
+}
+
+int s2048_auto_depth(uint64_t board)
+{
+    /* Harder boards get deeper searches: more distinct tiles mean more
+     * structure to keep, fewer empty cells mean fewer ways out. */
+    int seen = 0, distinct = 0;
+    for (int cell = 0; cell < 16; cell++) {
+        int rank = board_cell(board, cell);
+        if (rank && !(seen >> rank & 1)) {
+            seen |= 1 << rank;
+            distinct++;
+        }
+    }
+    int depth = distinct <= 6 ? 2 : distinct <= 8 ? 3 : distinct <= 10 ? 4 : 5;
+    if (board_count_empty(board) <= 3 && depth < 6) depth++;
+    return depth;
+}
+
+int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
+                  int depth, double time_ms, double prune, int keep_cache,
+                  s2048_result *out)
+{
+    if (!s || !e || !out || depth < 0 || depth > S2048_MAX_DEPTH || !(time_ms >= 0.0)
+        || !(prune >= 0.0 && prune <= 1.0))
+        return -1;
+    double start = now_seconds();
+    if (!keep_cache) tt_clear(&s->tt);
+    int timed = time_ms > 0.0;
+    /* Untimed: exactly depth (0 = auto). Timed: depth is a cap (0 = none). */
+    int target = depth > 0 ? depth : timed ? S2048_MAX_DEPTH : s2048_auto_depth(board);
+
+    search_state st = {0};
+    st.eval = e;
+    st.tt = &s->tt;
+    st.prune = prune;
+
+    double values[4];
+    int first = timed ? 1 : target;
+    out->legal = search_root(&st, board, first, values);
+    out->depth = first;
+    for (int dir = 0; dir < 4; dir++) out->values[dir] = values[dir];
+
+    /* Iterative deepening: each completed depth replaces the last; a depth
+     * cut short by the deadline is discarded. Depth 1 always completes. */
+    if (timed && out->legal) {
+        st.timed = 1;
+        st.deadline = start + time_ms * 1e-3;
+        st.next_check = st.nodes + TIME_CHECK_NODES;
+        for (int d = 2; d <= target; d++) {
+            if (now_seconds() >= st.deadline) break;
+            search_root(&st, board, d, values);
+            if (st.aborted) break;
+            out->depth = d;
+            for (int dir = 0; dir < 4; dir++) out->values[dir] = values[dir];
+        }
+    }
+
+    out->best = best_direction(out->values, out->legal);
+    out->nodes = st.nodes;
+    out->cache_hits = st.cache_hits;
+    out->seconds = now_seconds() - start;
+    return 0;
+}

@@ -1,0 +1,70 @@
+/* tables.h -- row move tables and the board moves built on them. */
+#ifndef TABLES_H_INCLUDED
+#define TABLES_H_INCLUDED
+
+#include "board.h"
+
+enum { DIR_UP = 0, DIR_DOWN = 1, DIR_LEFT = 2, DIR_RIGHT = 3 };
+
+/* Indexed by a row_t; filled once by tables_init(). */
+extern row_t row_left_table[65536];      /* the row after sliding left */
+extern row_t row_right_table[65536];     /* the row after sliding right */
+extern uint32_t row_gain_table[65536];   /* points gained; the same both ways */
+extern uint8_t row_overflow_table[65536];/* 1 when two 32768 tiles would merge */
+
+void tables_init(void);
+
+/* Returns the board with every row slid left (rows are independent). */
+static inline board_t move_rows_left(board_t b)
+{
+    return (board_t)row_left_table[b & ROW_MASK]
+         | (board_t)row_left_table[(b >> 16) & ROW_MASK] << 16
+         | (board_t)row_left_table[(b >> 32) & ROW_MASK] << 32
+         | (board_t)row_left_table[(b >> 48) & ROW_MASK] << 48;
+}
+
+/* Returns the board with every row slid right. */
+static inline board_t move_rows_right(board_t b)
+{
+    return (board_t)row_right_table[b & ROW_MASK]
+         | (board_t)row_right_table[(b >> 16) & ROW_MASK] << 16
+         | (board_t)row_right_table[(b >> 32) & ROW_MASK] << 32
+         | (board_t)row_right_table[(b >> 48) & ROW_MASK] << 48;
+}
+
+/* Returns the board after a slide in direction dir (no spawn). Up and down
+ * are left and right on the transposed board. */
+static inline board_t board_move(board_t b, int dir)
+{
+    switch (dir) {
+    case DIR_UP:    return board_transpose(move_rows_left(board_transpose(b)));
+    case DIR_DOWN:  return board_transpose(move_rows_right(board_transpose(b)));
+    case DIR_LEFT:  return move_rows_left(b);
+    default:        return move_rows_right(b);
+    }
+}
+
+/* Returns the rows that a move in dir acts on: the board itself for left and
+ * right, its transpose for up and down. */
+static inline board_t board_lines(board_t b, int dir)
+{
+    return (dir == DIR_UP || dir == DIR_DOWN) ? board_transpose(b) : b;
+}
+
+/* Returns the points a move in direction dir scores. */
+static inline uint32_t board_move_gain(board_t b, int dir)
+{
+    board_t l = board_lines(b, dir);
+    return row_gain_table[l & ROW_MASK] + row_gain_table[(l >> 16) & ROW_MASK]
+         + row_gain_table[(l >> 32) & ROW_MASK] + row_gain_table[(l >> 48) & ROW_MASK];
+}
+
+/* Returns 1 when a move in direction dir would merge two 32768 tiles. */
+static inline int board_move_overflows(board_t b, int dir)
+{
+    board_t l = board_lines(b, dir);
+    return row_overflow_table[l & ROW_MASK] | row_overflow_table[(l >> 16) & ROW_MASK]
+         | row_overflow_table[(l >> 32) & ROW_MASK] | row_overflow_table[(l >> 48) & ROW_MASK];
+}
+
+#endif /* TABLES_H_INCLUDED */

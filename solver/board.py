@@ -1,0 +1,271 @@
+"""The Board value: notation in and out, validation, moves through the C engine.
+
+A board is a 64-bit int with one 4-bit exponent per cell (0 = empty, 1 = tile 2,
+... 15 = tile 32768), cell (r, c) in nibble 4*r + c, top-left in the lowest
+nibble: the layout of nneonneo/2048-ai, so its hex boards mean the same here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from solve2048 import engine
+from solve2048.engine import Bitboard, TileOverflowError
+from solve2048.moves import ALL_MOVES, Move
+
+BB_ALL: Bitboard = 0xFFFF_FFFF_FFFF_FFFF
+MAX_TILE = 32768  # 2**15, the largest exponent a 4-bit cell holds
+EMPTY_TOKENS = frozenset({"0", ".", "-", "_"})
+ROW_SEPARATORS = re.compile(r"[/|;\n]")
+CELL_SEPARATORS = re.compile(r"[\s,]+")
+HEX_BOARD = re.compile(r"0[xX][0-9a-fA-F]{1,16}")
+DECIMAL = re.compile(r"[0-9]+")
+
+__all__ = ["Board", "InvalidBoardError", "Spawn", "TileOverflowError", "MAX_TILE"]
+
+
+class InvalidBoardError(ValueError):
+    """Text or values that do not describe a 2048 board."""
+
+
+@dataclass(frozen=True)
+class Spawn:
+    """One possible new tile: the cell (0..15, row-major), its value and probability."""
+
+    cell: int
+    value: int
+    probability: float
+
+
+def _where(index: int) -> str:
+    return f"row {index // 4 + 1}, column {index % 4 + 1}"
+
+
+def _exponent(value: object, index: int, source: object) -> int:
+    """Returns the 4-bit exponent of one tile value, or raises naming the cell."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidBoardError(
+            f"{_where(index)}: expected a tile value, got {value!r} in {source!r}"
+        )
+    if value == 0:
+        return 0
+    if value < 2 or value & (value - 1):
+        raise InvalidBoardError(
+            f"{_where(index)}: {value} is not a tile (expected 0 or a power of two >= 2) "
+            f"in {source!r}"
+        )
+    if value > MAX_TILE:
+        raise InvalidBoardError(
+            f"{_where(index)}: tile {value} is too large: 4-bit cells hold at most "
+            f"{MAX_TILE} in {source!r}"
+        )
+    return value.bit_length() - 1
+
+
+def _pack(values: Sequence[object], source: object) -> Bitboard:
+    if len(values) != 16:
+        raise InvalidBoardError(f"expected 16 cells, got {len(values)} in {source!r}")
+    bits = 0
+    for index, value in enumerate(values):
+        bits |= _exponent(value, index, source) << (4 * index)
+    return bits
+
+
+def _token_value(token: str, index: int, text: str) -> int:
+    if token in EMPTY_TOKENS:
+        return 0
+    if not DECIMAL.fullmatch(token):
+        raise InvalidBoardError(
+            f"{_where(index)}: {token!r} is not a tile (expected a number, or . - _ 0 "
+            f"for an empty cell) in {text!r}"
+        )
+    return int(token)
+
+
+def _cells_from_json(text: str) -> list[object]:
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise InvalidBoardError(f"malformed array ({error.msg if hasattr(error, 'msg') else error}) in {text!r}") from None
+    if not isinstance(data, list):
+        raise InvalidBoardError(f"expected an array of 16 values or 4 rows of 4 in {text!r}")
+    if data and all(isinstance(row, list) for row in data):
+        if len(data) != 4:
+            raise InvalidBoardError(f"expected 4 rows, got {len(data)} in {text!r}")
+        for r, row in enumerate(data):
+            if len(row) != 4:
+                raise InvalidBoardError(
+                    f"row {r + 1}: expected 4 cells, got {len(row)} in {text!r}"
+                )
+        return [v for row in data for v in row]
+    return list(data)
+
+
+def _cells_from_text(text: str) -> list[object]:
+    rows = [row.strip() for row in ROW_SEPARATORS.split(text)]
+    rows = [row for row in rows if row]
+    if not rows:
+        raise InvalidBoardError(f"expected 16 cells, got an empty board in {text!r}")
+    tokens_by_row = [[t for t in CELL_SEPARATORS.split(row) if t] for row in rows]
+    if len(rows) > 1:
+        if len(rows) != 4:
+            raise InvalidBoardError(f"expected 4 rows, got {len(rows)} in {text!r}")
+        for r, tokens in enumerate(tokens_by_row):
+            if len(tokens) != 4:
+                raise InvalidBoardError(
+                    f"row {r + 1}: expected 4 cells, got {len(tokens)} in {text!r}"
+                )
+    tokens = [t for row in tokens_by_row for t in row]
+    if len(tokens) != 16:
+        raise InvalidBoardError(f"expected 16 cells, got {len(tokens)} in {text!r}")
+    return [_token_value(t, i, text) for i, t in enumerate(tokens)]
+
+
+class Board:
+    """An immutable 2048 position. ``Board('2 4 . . / …')`` parses like Board.parse."""
+
+    __slots__ = ("_bits",)
+
+    def __init__(self, notation: str = ". . . . / . . . . / . . . . / . . . .") -> None:
+        self._bits = Board._parse_bits(notation)
+
+    # ---- constructors ----------------------------------------------------------
+
+    @staticmethod
+    def _parse_bits(text: str) -> Bitboard:
+        if not isinstance(text, str):
+            raise InvalidBoardError(f"expected board text, got {text!r}")
+        stripped = text.strip()
+        if not stripped:
+            raise InvalidBoardError(f"expected 16 cells, got an empty board in {text!r}")
+        if HEX_BOARD.fullmatch(stripped):
+            bits = int(stripped, 16)
+            return bits
+        if stripped.startswith("["):
+            return _pack(_cells_from_json(stripped), text)
+        return _pack(_cells_from_text(stripped), text)
+
+    @classmethod
+    def _of(cls, bits: Bitboard) -> Board:
+        board = cls.__new__(cls)
+        board._bits = bits
+        return board
+
+    @classmethod
+    def parse(cls, text: str) -> Board:
+        """Reads any board notation: rows split by / | ; or newlines and cells by spaces
+        or commas (empty as 0 . - _), a flat or nested JSON array, or a hex bitboard 0x…."""
+        return cls._of(cls._parse_bits(text))
+
+    @classmethod
+    def from_cells(cls, cells: Iterable[int]) -> Board:
+        """From 16 tile values, row-major, 0 for empty."""
+        values = list(cells)
+        return cls._of(_pack(values, values))
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Iterable[int]]) -> Board:
+        """From 4 rows of 4 tile values."""
+        grid = [list(row) for row in rows]
+        if len(grid) != 4 or any(len(row) != 4 for row in grid):
+            raise InvalidBoardError(f"expected 4 rows of 4 cells, got {grid!r}")
+        values = [v for row in grid for v in row]
+        return cls._of(_pack(values, grid))
+
+    @classmethod
+    def from_int(cls, bits: int) -> Board:
+        """From a 64-bit bitboard (layout in the module docstring)."""
+        if isinstance(bits, bool) or not isinstance(bits, int) or not 0 <= bits <= BB_ALL:
+            raise InvalidBoardError(f"expected a 64-bit unsigned board, got {bits!r}")
+        return cls._of(bits)
+
+    # ---- views -------------------------------------------------------------------
+
+    def __int__(self) -> int:
+        return self._bits
+
+    __index__ = __int__
+
+    @property
+    def exponents(self) -> tuple[int, ...]:
+        """The 16 exponents, row-major (0 = empty, 1 = tile 2, …)."""
+        return tuple((self._bits >> (4 * i)) & 0xF for i in range(16))
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """The 16 tile values, row-major, 0 for empty."""
+        return tuple(1 << e if e else 0 for e in self.exponents)
+
+    @property
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        c = self.cells
+        return tuple(c[4 * r : 4 * r + 4] for r in range(4))
+
+    @property
+    def max_tile(self) -> int:
+        return max(self.cells)
+
+    @property
+    def empty_count(self) -> int:
+        return engine.count_empty(self._bits)
+
+    def hex(self) -> str:
+        return f"0x{self._bits:016x}"
+
+    def notation(self) -> str:
+        """One line, rows split by ' / ', empty cells as '.'."""
+        return " / ".join(" ".join(str(v) if v else "." for v in row) for row in self.rows)
+
+    def __str__(self) -> str:
+        width = max(len(str(v)) for v in self.cells)
+        return "\n".join(
+            " ".join((str(v) if v else ".").rjust(width) for v in row) for row in self.rows
+        )
+
+    def __repr__(self) -> str:
+        return f"Board({self.notation()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and other._bits == self._bits
+
+    def __hash__(self) -> int:
+        return hash(self._bits)
+
+    # ---- rules ------------------------------------------------------------------------
+
+    def move(self, direction: str | Move) -> tuple[Board, int]:
+        """The board after sliding (no spawn) and the points gained.
+
+        An invalid move returns the same board and 0. Raises TileOverflowError
+        when the move would merge two 32768 tiles (65536 does not fit a 4-bit cell).
+        """
+        bits, gain = engine.move(self._bits, Move.parse(direction))
+        return Board._of(bits), gain
+
+    def legal_moves(self) -> list[Move]:
+        mask = engine.legal_mask(self._bits)
+        return [m for m in ALL_MOVES if mask >> m & 1]
+
+    def is_game_over(self) -> bool:
+        return engine.legal_mask(self._bits) == 0
+
+    def spawns(self) -> list[Spawn]:
+        """Every possible new tile: each empty cell equally likely, 2 at 0.9, 4 at 0.1."""
+        empty = [i for i, e in enumerate(self.exponents) if e == 0]
+        if not empty:
+            return []
+        share = 1.0 / len(empty)
+        return [
+            Spawn(cell, value, share * p) for cell in empty for value, p in ((2, 0.9), (4, 0.1))
+        ]
+
+    def with_tile(self, cell: int, value: int) -> Board:
+        """The board with ``value`` placed on the empty ``cell``."""
+        if not 0 <= cell < 16:
+            raise InvalidBoardError(f"expected a cell 0..15, got {cell!r}")
+        if (self._bits >> (4 * cell)) & 0xF:
+            raise InvalidBoardError(f"{_where(cell)} is not empty in {self!r}")
+        return Board._of(self._bits | _exponent(value, cell, value) << (4 * cell))

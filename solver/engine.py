@@ -1,0 +1,200 @@
+"""Thin typed wrapper over the compiled C engine (``solve2048._engine``).
+
+Works on raw 64-bit boards (ints); the ``Board`` value and the public API sit
+on top of it. Every C status is checked here and turned into an exception.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from solve2048._engine import ffi, lib
+from solve2048.moves import Move
+
+lib.s2048_init()
+
+MAX_DEPTH = 16
+DEFAULT_PRUNE = 1e-4
+DEFAULT_TT_MB = 64
+
+Bitboard = int
+
+
+class TileOverflowError(OverflowError):
+    """A move would merge two 32768 tiles into 65536, which a 4-bit cell cannot hold."""
+
+
+# ---- rules -----------------------------------------------------------------
+
+
+def move(board: Bitboard, direction: int) -> tuple[Bitboard, int]:
+    """Returns (board after the slide, points gained); raises TileOverflowError."""
+    if lib.s2048_move_overflows(board, direction):
+        raise TileOverflowError(
+            "this move would merge two 32768 tiles into 65536, "
+            "and a 4-bit cell holds at most 32768"
+        )
+    return int(lib.s2048_move(board, direction)), int(lib.s2048_move_gain(board, direction))
+
+
+def legal_mask(board: Bitboard) -> int:
+    return int(lib.s2048_legal_mask(board))
+
+
+def count_empty(board: Bitboard) -> int:
+    return int(lib.s2048_count_empty(board))
+
+
+def move_batch(boards: np.ndarray, direction: int | str) -> tuple[np.ndarray, np.ndarray]:
+    """Moves every board of a uint64 array in one C call: (boards, gains as uint32).
+
+    Raises TileOverflowError if any board's move would merge two 32768 tiles.
+    """
+    direction = int(Move.parse(direction)) if isinstance(direction, str) else int(direction)
+    src = np.ascontiguousarray(boards, dtype=np.uint64)
+    out = np.empty_like(src)
+    gains = np.empty(src.shape, dtype=np.uint32)
+    first = lib.s2048_move_batch(
+        ffi.from_buffer("uint64_t[]", src),
+        src.size,
+        direction,
+        ffi.from_buffer("uint64_t[]", out),
+        ffi.from_buffer("uint32_t[]", gains),
+    )
+    if first >= 0:
+        raise TileOverflowError(
+            f"board at flat index {first} would merge two 32768 tiles into 65536, "
+            "and a 4-bit cell holds at most 32768"
+        )
+    return out, gains
+
+
+# ---- heuristic ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The heuristic's weights (defaults: the published terms of nneonneo/2048-ai)."""
+
+    lost_penalty: float = 200000.0
+    empty_weight: float = 270.0
+    merges_weight: float = 700.0
+    mono_power: float = 4.0
+    mono_weight: float = 47.0
+    sum_power: float = 3.5
+    sum_weight: float = 11.0
+
+
+class Evaluator:
+    """A heuristic row table built in C from a set of weights (512 KiB)."""
+
+    def __init__(self, weights: Weights = Weights()) -> None:
+        c_weights = ffi.new("s2048_weights *")
+        for name, value in vars(weights).items():
+            setattr(c_weights, name, float(value))
+        handle = lib.s2048_eval_new(c_weights)
+        if handle == ffi.NULL:
+            raise MemoryError("could not allocate the heuristic table")
+        self.weights = weights
+        self._handle = ffi.gc(handle, lib.s2048_eval_free)
+
+    def row(self, row: int) -> float:
+        return float(lib.s2048_eval_row(self._handle, row))
+
+    def board(self, board: Bitboard) -> float:
+        return float(lib.s2048_eval_board(self._handle, board))
+
+
+_default_evaluators: dict[Weights, Evaluator] = {}
+_evaluator_lock = threading.Lock()
+
+
+def evaluator(weights: Weights | None = None) -> Evaluator:
+    """Returns the shared evaluator for these weights, building it once."""
+    weights = weights or Weights()
+    with _evaluator_lock:
+        if weights not in _default_evaluators:
+            _default_evaluators[weights] = Evaluator(weights)
+        return _default_evaluators[weights]
+
+
+# ---- search --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RawResult:
+    values: tuple[float, float, float, float]
+    legal: int
+    best: int
+    depth: int
+    nodes: int
+    cache_hits: int
+    seconds: float
+
+
+class Searcher:
+    """A search context: owns a transposition table. Use one per thread."""
+
+    def __init__(self, tt_mb: float = DEFAULT_TT_MB) -> None:
+        if tt_mb < 0:
+            raise ValueError(f"expected a table size >= 0 MB, got {tt_mb}")
+        handle = lib.s2048_searcher_new(int(tt_mb * 1024 * 1024))
+        if handle == ffi.NULL:
+            raise MemoryError(f"could not allocate a {tt_mb} MB transposition table")
+        self._handle = ffi.gc(handle, lib.s2048_searcher_free)
+        self._result = ffi.new("s2048_result *")
+
+    @property
+    def tt_entries(self) -> int:
+        return int(lib.s2048_searcher_tt_entries(self._handle))
+
+    def clear(self) -> None:
+        lib.s2048_searcher_clear(self._handle)
+
+    def analyze(
+        self,
+        board: Bitboard,
+        depth: int = 0,
+        time_ms: float = 0.0,
+        prune: float = DEFAULT_PRUNE,
+        keep_cache: bool = False,
+        evaluator_: Evaluator | None = None,
+    ) -> RawResult:
+        """Runs the C expectimax (the GIL is released while it runs)."""
+        ev = evaluator_ or evaluator()
+        r = self._result
+        status = lib.s2048_analyze(
+            self._handle, ev._handle, board, depth, time_ms, prune, int(keep_cache), r
+        )
+        if status != 0:
+            raise ValueError(
+                f"bad search settings: depth={depth} (0..{MAX_DEPTH}), "
+                f"time_ms={time_ms} (>= 0), prune={prune} (0..1)"
+            )
+        return RawResult(
+            values=tuple(float(v) for v in r.values),  # type: ignore[arg-type]
+            legal=int(r.legal),
+            best=int(r.best),
+            depth=int(r.depth),
+            nodes=int(r.nodes),
+            cache_hits=int(r.cache_hits),
+            seconds=float(r.seconds),
+        )
+
+
+def auto_depth(board: Bitboard) -> int:
+    return int(lib.s2048_auto_depth(board))
+
+
+_local = threading.local()
+
+
+def thread_searcher() -> Searcher:
+    """Returns this thread's default searcher, made on first use."""
+    searcher = getattr(_local, "searcher", None)
+    if searcher is None:
+        searcher = _local.searcher = Searcher()
+    return searcher

@@ -1,0 +1,31 @@
+"""The four directions, as an enum that also parses what people type."""
+
+from __future__ import annotations
+
+import enum
+
+
+class Move(enum.IntEnum):
+    """A direction; the value is the engine's direction number."""
+
+    UP = 0
+    DOWN = 1
+    LEFT = 2
+    RIGHT = 3
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str | Move) -> Move:
+        """Returns the direction named by ``text``: up/down/left/right, u/d/l/r, or a Move."""
+        if isinstance(text, Move):
+            return text
+        key = str(text).strip().lower()
+        for move in cls:
+            if key in (move.name.lower(), move.name[0].lower()):
+                return move
+        raise ValueError(f"expected a direction (up, down, left or right), got {text!r}")
+
+
+ALL_MOVES: tuple[Move, ...] = (Move.UP, Move.DOWN, Move.LEFT, Move.RIGHT)
