@@ -28,7 +28,7 @@ int s2048_move_overflows(uint64_t board, int dir);
 int s2048_count_empty(uint64_t board);
 /* Bit d set when direction d changes the board (a valid move by the rules). */
 int s2048_legal_mask(uint64_t board);
-/* 1 when no direction changes the board. */
+/* 1 when the game is lost: every cell full and no direction changes the board. */
 int s2048_is_game_over(uint64_t board);
 /* Moves n boards in direction dir: out[i] and gains[i]. Returns -1, or the index
  * of the first board whose move would overflow (its out is the input board and

@@ -26,7 +26,12 @@ int s2048_legal_mask(uint64_t board)
     return mask;
 }
 
-int s2048_is_game_over(uint64_t board) { return s2048_legal_mask(board) == 0; }
+int s2048_is_game_over(uint64_t board)
+{
+    /* RULES.md: all 16 cells full and no valid move. (The empty board has no
+     * valid move either, but it is not a lost game.) */
+    return board_count_empty(board) == 0 && s2048_legal_mask(board) == 0;
+}
 
 /* One direction's batch loop; inlined with a constant dir so that each case
  * of s2048_move_batch compiles to a branch-free loop. */

@@ -40,6 +40,12 @@ class Spawn:
     probability: float
 
 
+def _quote(source: object, limit: int = 200) -> str:
+    """The input as it will appear at the end of an error message (cut if huge)."""
+    text = repr(source)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def _where(index: int) -> str:
     return f"row {index // 4 + 1}, column {index % 4 + 1}"
 
@@ -48,26 +54,26 @@ def _exponent(value: object, index: int, source: object) -> int:
     """Returns the 4-bit exponent of one tile value, or raises naming the cell."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidBoardError(
-            f"{_where(index)}: expected a tile value, got {value!r} in {source!r}"
+            f"{_where(index)}: expected a tile value, got {value!r} in {_quote(source)}"
         )
     if value == 0:
         return 0
     if value < 2 or value & (value - 1):
         raise InvalidBoardError(
             f"{_where(index)}: {value} is not a tile (expected 0 or a power of two >= 2) "
-            f"in {source!r}"
+            f"in {_quote(source)}"
         )
     if value > MAX_TILE:
         raise InvalidBoardError(
             f"{_where(index)}: tile {value} is too large: 4-bit cells hold at most "
-            f"{MAX_TILE} in {source!r}"
+            f"{MAX_TILE} in {_quote(source)}"
         )
     return value.bit_length() - 1
 
 
 def _pack(values: Sequence[object], source: object) -> Bitboard:
     if len(values) != 16:
-        raise InvalidBoardError(f"expected 16 cells, got {len(values)} in {source!r}")
+        raise InvalidBoardError(f"expected 16 cells, got {len(values)} in {_quote(source)}")
     bits = 0
     for index, value in enumerate(values):
         bits |= _exponent(value, index, source) << (4 * index)
@@ -80,47 +86,49 @@ def _token_value(token: str, index: int, text: str) -> int:
     if not DECIMAL.fullmatch(token):
         raise InvalidBoardError(
             f"{_where(index)}: {token!r} is not a tile (expected a number, or . - _ 0 "
-            f"for an empty cell) in {text!r}"
+            f"for an empty cell) in {_quote(text)}"
         )
     return int(token)
 
 
-def _cells_from_json(text: str) -> list[object]:
+def _cells_from_json(stripped: str, text: str) -> list[object]:
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise InvalidBoardError(f"malformed array ({error.msg if hasattr(error, 'msg') else error}) in {text!r}") from None
+        data = json.loads(stripped)
+    except json.JSONDecodeError as error:
+        raise InvalidBoardError(f"malformed array ({error.msg}) in {_quote(text)}") from None
+    except RecursionError:
+        raise InvalidBoardError(f"malformed array (nested too deep) in {_quote(text)}") from None
     if not isinstance(data, list):
-        raise InvalidBoardError(f"expected an array of 16 values or 4 rows of 4 in {text!r}")
+        raise InvalidBoardError(f"expected an array of 16 values or 4 rows of 4 in {_quote(text)}")
     if data and all(isinstance(row, list) for row in data):
         if len(data) != 4:
-            raise InvalidBoardError(f"expected 4 rows, got {len(data)} in {text!r}")
+            raise InvalidBoardError(f"expected 4 rows, got {len(data)} in {_quote(text)}")
         for r, row in enumerate(data):
             if len(row) != 4:
                 raise InvalidBoardError(
-                    f"row {r + 1}: expected 4 cells, got {len(row)} in {text!r}"
+                    f"row {r + 1}: expected 4 cells, got {len(row)} in {_quote(text)}"
                 )
         return [v for row in data for v in row]
     return list(data)
 
 
-def _cells_from_text(text: str) -> list[object]:
-    rows = [row.strip() for row in ROW_SEPARATORS.split(text)]
+def _cells_from_text(stripped: str, text: str) -> list[object]:
+    rows = [row.strip() for row in ROW_SEPARATORS.split(stripped)]
     rows = [row for row in rows if row]
     if not rows:
-        raise InvalidBoardError(f"expected 16 cells, got an empty board in {text!r}")
+        raise InvalidBoardError(f"expected 16 cells, got an empty board in {_quote(text)}")
     tokens_by_row = [[t for t in CELL_SEPARATORS.split(row) if t] for row in rows]
     if len(rows) > 1:
         if len(rows) != 4:
-            raise InvalidBoardError(f"expected 4 rows, got {len(rows)} in {text!r}")
+            raise InvalidBoardError(f"expected 4 rows, got {len(rows)} in {_quote(text)}")
         for r, tokens in enumerate(tokens_by_row):
             if len(tokens) != 4:
                 raise InvalidBoardError(
-                    f"row {r + 1}: expected 4 cells, got {len(tokens)} in {text!r}"
+                    f"row {r + 1}: expected 4 cells, got {len(tokens)} in {_quote(text)}"
                 )
     tokens = [t for row in tokens_by_row for t in row]
     if len(tokens) != 16:
-        raise InvalidBoardError(f"expected 16 cells, got {len(tokens)} in {text!r}")
+        raise InvalidBoardError(f"expected 16 cells, got {len(tokens)} in {_quote(text)}")
     return [_token_value(t, i, text) for i, t in enumerate(tokens)]
 
 
@@ -137,16 +145,19 @@ class Board:
     @staticmethod
     def _parse_bits(text: str) -> Bitboard:
         if not isinstance(text, str):
-            raise InvalidBoardError(f"expected board text, got {text!r}")
+            raise InvalidBoardError(f"expected board text, got {_quote(text)}")
         stripped = text.strip()
         if not stripped:
-            raise InvalidBoardError(f"expected 16 cells, got an empty board in {text!r}")
-        if HEX_BOARD.fullmatch(stripped):
-            bits = int(stripped, 16)
-            return bits
+            raise InvalidBoardError(f"expected 16 cells, got an empty board in {_quote(text)}")
+        if stripped[:2].lower() == "0x":
+            if not HEX_BOARD.fullmatch(stripped):
+                raise InvalidBoardError(
+                    f"expected a hex board of 1 to 16 hex digits after 0x in {_quote(text)}"
+                )
+            return int(stripped, 16)
         if stripped.startswith("["):
-            return _pack(_cells_from_json(stripped), text)
-        return _pack(_cells_from_text(stripped), text)
+            return _pack(_cells_from_json(stripped, text), text)
+        return _pack(_cells_from_text(stripped, text), text)
 
     @classmethod
     def _of(cls, bits: Bitboard) -> Board:
@@ -250,7 +261,8 @@ class Board:
         return [m for m in ALL_MOVES if mask >> m & 1]
 
     def is_game_over(self) -> bool:
-        return engine.legal_mask(self._bits) == 0
+        """Lost: all 16 cells full and no two adjacent tiles equal."""
+        return engine.is_game_over(self._bits)
 
     def spawns(self) -> list[Spawn]:
         """Every possible new tile: each empty cell equally likely, 2 at 0.9, 4 at 0.1."""

@@ -44,6 +44,10 @@ def legal_mask(board: Bitboard) -> int:
     return int(lib.s2048_legal_mask(board))
 
 
+def is_game_over(board: Bitboard) -> bool:
+    return bool(lib.s2048_is_game_over(board))
+
+
 def count_empty(board: Bitboard) -> int:
     return int(lib.s2048_count_empty(board))
 

@@ -1,0 +1,47 @@
+"""Shared helpers for the tests: the known-answer file and random boards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+
+def parse_grid(text: str) -> list[int]:
+    """Reads 'a b c d / …' into 16 ints, with no limit on tile size (for the oracle)."""
+    return [0 if t == "." else int(t) for row in text.split("/") for t in row.split()]
+
+
+def load_kat(name: str) -> list[tuple[list[int], str, list[int], int]]:
+    cases = []
+    for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        board, direction, expected, gain = line.split("\t")
+        cases.append((parse_grid(board), direction, parse_grid(expected), int(gain)))
+    return cases
+
+
+def random_exponents(rng: np.random.Generator, n: int) -> np.ndarray:
+    """n random boards as (n, 16) exponents, biased toward dense boards with many
+    equal neighbours: each board draws its exponents from a small random window."""
+    low = rng.integers(1, 15, size=(n, 1))
+    width = rng.integers(1, 5, size=(n, 1))
+    exps = low + rng.integers(0, width, size=(n, 16))
+    exps = np.minimum(exps, 15)
+    empty_rate = rng.choice([0.0, 0.1, 0.3, 0.6], size=(n, 1))
+    exps[rng.random((n, 16)) < empty_rate] = 0
+    return exps.astype(np.uint64)
+
+
+def pack(exps: np.ndarray) -> np.ndarray:
+    shifts = (4 * np.arange(16)).astype(np.uint64)
+    return np.bitwise_or.reduce(exps << shifts, axis=-1)
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    return np.random.default_rng(20481)
