@@ -62,4 +62,12 @@ static inline int board_count_empty(board_t x)
     return (int)((m * 0x0101010101010101ULL) >> 56);
 }
 
+/* Returns 1 when at least two cells hold 15 (tile 32768): only then can a
+ * move overflow the 4-bit cell. */
+static inline int board_has_two_maxed(board_t x)
+{
+    uint64_t m = x & (x >> 1) & (x >> 2) & (x >> 3) & 0x1111111111111111ULL;
+    return (m & (m - 1)) != 0;
+}
+
 #endif /* BOARD_H_INCLUDED */

@@ -10,11 +10,10 @@ struct s2048_eval {
     double row[65536];   /* heuristic value of each row_t, read left to right */
 };
 
-/* Returns the heuristic of a board: rows 0..3, then columns 0..3 read top to
+/* Returns the heuristic of board b whose transpose is t: rows 0..3, then columns 0..3 read top to
  * bottom, added in that order (the Python oracle adds them in the same order). */
-static inline double eval_board(const s2048_eval *e, board_t b)
+static inline double eval_board_t(const s2048_eval *e, board_t b, board_t t)
 {
-    board_t t = board_transpose(b);
     double v = e->row[b & ROW_MASK];
     v += e->row[(b >> 16) & ROW_MASK];
     v += e->row[(b >> 32) & ROW_MASK];
@@ -24,6 +23,12 @@ static inline double eval_board(const s2048_eval *e, board_t b)
     v += e->row[(t >> 32) & ROW_MASK];
     v += e->row[(t >> 48) & ROW_MASK];
     return v;
+}
+
+/* The same, when only the board is at hand. */
+static inline double eval_board(const s2048_eval *e, board_t b)
+{
+    return eval_board_t(e, b, board_transpose(b));
 }
 
 #endif /* EVALUATE_H_INCLUDED */

@@ -62,11 +62,28 @@ static inline void count_node(search_state *st)
     }
 }
 
-/* Returns 1 when a move from b in dir is playable by the search: it changes
- * the board and does not merge two 32768s (which the board cannot hold). */
-static inline int playable(board_t b, board_t moved, int dir)
+/* Fills moved[] with the board after each direction and moved_t[] with its
+ * transpose (up and down are computed on the transpose anyway). Returns the
+ * mask of directions the search may play: the board changes, and no two
+ * 32768s merge (the board cannot hold 65536). */
+static inline int expand(board_t b, board_t moved[4], board_t moved_t[4])
 {
-    return moved != b && !board_move_overflows(b, dir);
+    board_t t = board_transpose(b);
+    moved_t[DIR_UP] = move_rows_left(t);
+    moved_t[DIR_DOWN] = move_rows_right(t);
+    moved[DIR_UP] = board_transpose(moved_t[DIR_UP]);
+    moved[DIR_DOWN] = board_transpose(moved_t[DIR_DOWN]);
+    moved[DIR_LEFT] = move_rows_left(b);
+    moved[DIR_RIGHT] = move_rows_right(b);
+    moved_t[DIR_LEFT] = board_transpose(moved[DIR_LEFT]);
+    moved_t[DIR_RIGHT] = board_transpose(moved[DIR_RIGHT]);
+    int mask = 0;
+    for (int dir = 0; dir < 4; dir++)
+        if (moved[dir] != b) mask |= 1 << dir;
+    if (board_has_two_maxed(b))
+        for (int dir = 0; dir < 4; dir++)
+            if (board_move_overflows(b, dir)) mask &= ~(1 << dir);
+    return mask;
 }
 
 static double chance_node(search_state *st, board_t b, int remaining, double prob);
@@ -75,11 +92,26 @@ static double chance_node(search_state *st, board_t b, int remaining, double pro
 static double max_node(search_state *st, board_t b, int remaining, double prob)
 {
     count_node(st);
+    board_t moved[4], moved_t[4];
+    int mask = expand(b, moved, moved_t);
     double best = 0.0;
+    /* Step 1. Children that are leaves (chance_node would return their
+     * heuristic at once) are scored here, with the transpose at hand. */
+    if (remaining == 0 || prob < st->prune || st->aborted) {
+        for (int dir = 0; dir < 4; dir++) {
+            if (!(mask >> dir & 1)) continue;
+            double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
+            if (v > best) best = v;
+        }
+        return best;
+    }
+    /* Step 2. Start loading the table lines of all children at once. */
+    for (int dir = 0; dir < 4; dir++)
+        if (mask >> dir & 1) tt_prefetch(st->tt, moved[dir], remaining);
+    /* Step 3. The best child. */
     for (int dir = 0; dir < 4; dir++) {
-        board_t moved = board_move(b, dir);
-        if (!playable(b, moved, dir)) continue;
-        double v = chance_node(st, moved, remaining, prob);
+        if (!(mask >> dir & 1)) continue;
+        double v = chance_node(st, moved[dir], remaining, prob);
         if (v > best) best = v;
     }
     return best;
@@ -122,15 +154,11 @@ static double chance_node(search_state *st, board_t b, int remaining, double pro
 /* Searches every root direction to depth; fills values and returns the legal mask. */
 static int search_root(search_state *st, board_t b, int depth, double values[4])
 {
-    int legal = 0;
+    board_t moved[4], moved_t[4];
     count_node(st);
-    for (int dir = 0; dir < 4; dir++) {
-        board_t moved = board_move(b, dir);
-        values[dir] = 0.0;
-        if (!playable(b, moved, dir)) continue;
-        legal |= 1 << dir;
-        values[dir] = chance_node(st, moved, depth - 1, 1.0);
-    }
+    int legal = expand(b, moved, moved_t);
+    for (int dir = 0; dir < 4; dir++)
+        values[dir] = (legal >> dir & 1) ? chance_node(st, moved[dir], depth - 1, 1.0) : 0.0;
     return legal;
 }
 
@@ -165,7 +193,7 @@ void s2048_searcher_clear(s2048_searcher *s) { tt_clear(&s->tt); }
 
 size_t s2048_searcher_tt_entries(const s2048_searcher *s)
 {
-    return s->tt.entries ? s->tt.mask + 1 : 0;
+    return s->tt.buckets ? (s->tt.mask + 1) * TT_WAYS : 0;
 }
 
 int s2048_auto_depth(uint64_t board)

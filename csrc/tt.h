@@ -1,9 +1,9 @@
 /* tt.h -- the fixed-size transposition table of the search.
  *
- * Open addressing over a power-of-two array of entries, probing TT_PROBES
- * neighbouring slots. An entry is keyed by (board, remaining depth) and is
- * valid only in the generation it was written in, so clearing the whole table
- * is one increment. Nothing is allocated after tt_init().
+ * A power-of-two array of 64-byte buckets, one cache line each, holding
+ * TT_WAYS entries. An entry is keyed by (board, remaining depth) and is valid
+ * only in the generation it was written in, so clearing the whole table is
+ * one increment. Nothing is allocated after tt_init().
  */
 #ifndef TT_H_INCLUDED
 #define TT_H_INCLUDED
@@ -13,7 +13,7 @@
 
 #include "board.h"
 
-#define TT_PROBES 4
+#define TT_WAYS 2
 
 typedef struct {
     board_t board;
@@ -23,31 +23,49 @@ typedef struct {
 } tt_entry;
 
 typedef struct {
-    tt_entry *entries;    /* NULL when the table is off */
-    size_t mask;          /* entry count - 1 */
+    tt_entry way[TT_WAYS];
+    uint8_t pad[64 - TT_WAYS * sizeof(tt_entry)];
+} tt_bucket;
+
+typedef struct {
+    tt_bucket *buckets;   /* NULL when the table is off */
+    void *memory;         /* what was allocated (buckets is aligned inside it) */
+    size_t mask;          /* bucket count - 1 */
+    int shift;            /* 64 - log2(bucket count): the hash bits kept */
     uint32_t generation;
 } tt_table;
 
-/* Allocates the largest power-of-two table that fits in bytes (plus the probe
- * overhang). Returns 0, or -1 when out of memory. bytes = 0 turns it off. */
+/* Allocates the largest power-of-two table that fits in bytes. Returns 0, or
+ * -1 when out of memory. bytes below one bucket turns the table off. */
 int tt_init(tt_table *t, size_t bytes);
 void tt_free(tt_table *t);
 void tt_clear(tt_table *t);
 
-/* Returns the slot index where (board, depth) would start its probe. */
-static inline size_t tt_home(const tt_table *t, board_t board, int depth)
+/* Returns the bucket that holds (board, depth) if anything does. */
+static inline tt_bucket *tt_bucket_of(const tt_table *t, board_t board, int depth)
 {
+    /* Fibonacci hashing: the top bits of the product mix every input bit. */
     uint64_t h = (board ^ ((uint64_t)depth << 59)) * 0x9e3779b97f4a7c15ULL;
-    h ^= h >> 29;
-    return (size_t)h & t->mask;
+    return t->buckets + ((h >> t->shift) & t->mask);
+}
+
+/* Asks the CPU to start loading the bucket of (board, depth). */
+static inline void tt_prefetch(const tt_table *t, board_t board, int depth)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    if (t->buckets) __builtin_prefetch(tt_bucket_of(t, board, depth));
+#else
+    (void)t; (void)board; (void)depth;
+#endif
 }
 
 /* Looks up (board, depth) in the current generation: 1 and *value when found. */
 static inline int tt_probe(const tt_table *t, board_t board, int depth, double *value)
 {
-    if (!t->entries) return 0;
-    const tt_entry *e = t->entries + tt_home(t, board, depth);
-    for (int i = 0; i < TT_PROBES; i++, e++) {
+    if (!t->buckets) return 0;
+    const tt_bucket *bucket = tt_bucket_of(t, board, depth);
+    for (int i = 0; i < TT_WAYS; i++) {
+        const tt_entry *e = &bucket->way[i];
         if (e->generation == t->generation && e->board == board && e->depth == (uint32_t)depth) {
             *value = e->value;
             return 1;
@@ -56,16 +74,17 @@ static inline int tt_probe(const tt_table *t, board_t board, int depth, double *
     return 0;
 }
 
-/* Stores (board, depth) -> value: in a stale or matching slot if the probe
- * window has one, else over the shallowest entry, the cheapest to redo. */
+/* Stores (board, depth) -> value in a stale way of its bucket if there is
+ * one, else over the shallowest entry, the cheapest to search again. */
 static inline void tt_store(tt_table *t, board_t board, int depth, double value)
 {
-    if (!t->entries) return;
-    tt_entry *e = t->entries + tt_home(t, board, depth);
-    tt_entry *victim = e;
-    for (int i = 0; i < TT_PROBES; i++) {
-        if (e[i].generation != t->generation) { victim = e + i; break; }
-        if (e[i].depth < victim->depth) victim = e + i;
+    if (!t->buckets) return;
+    tt_bucket *bucket = tt_bucket_of(t, board, depth);
+    tt_entry *victim = &bucket->way[0];
+    for (int i = 0; i < TT_WAYS; i++) {
+        tt_entry *e = &bucket->way[i];
+        if (e->generation != t->generation) { victim = e; break; }
+        if (e->depth < victim->depth) victim = e;
     }
     victim->board = board;
     victim->value = value;

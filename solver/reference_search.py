@@ -1,0 +1,138 @@
+"""The oracle of the search: plain recursive expectimax over ``reference``.
+
+Same depth semantics, heuristic, pruning rule, order of additions and node count
+as csrc/search.c, written for the eye rather than for speed. It exists to prove
+the C search right (tests/test_search_parity.py); never use it to play.
+
+Depth D = D player moves looked ahead, the first included; the leaf is the board
+right after the D-th move (before its spawn), scored by the heuristic.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solve2048 import reference
+from solve2048.engine import Weights
+
+MAX_TILE = 32768
+
+
+def _rank(value: int) -> int:
+    return value.bit_length() - 1 if value else 0
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def row_value(ranks: tuple[int, int, int, int], w: Weights) -> float:
+    """The heuristic value of one line of four ranks, read from its first cell."""
+    total = 0.0
+    empty = merges = prev = run = 0
+    for rank in ranks:
+        total += float(rank) ** w.sum_power
+        if rank == 0:
+            empty += 1
+            continue
+        # A run of equal tiles, empty cells between them allowed.
+        if rank == prev:
+            run += 1
+        elif run > 0:
+            merges += 1 + run
+            run = 0
+        prev = rank
+    if run > 0:
+        merges += 1 + run
+
+    mono_left = mono_right = 0.0
+    for i in range(1, 4):
+        a = float(ranks[i - 1]) ** w.mono_power
+        b = float(ranks[i]) ** w.mono_power
+        if ranks[i - 1] > ranks[i]:
+            mono_left += a - b
+        else:
+            mono_right += b - a
+    mono = mono_left if mono_left < mono_right else mono_right
+
+    return (
+        w.lost_penalty
+        + w.empty_weight * empty
+        + w.merges_weight * merges
+        - w.mono_weight * mono
+        - w.sum_weight * total
+    )
+
+
+def heuristic(cells: Sequence[int], w: Weights = Weights()) -> float:
+    """Rows 0..3 left to right, then columns 0..3 top to bottom, added in that order."""
+    ranks = [_rank(v) for v in cells]
+    lines = [tuple(ranks[4 * r : 4 * r + 4]) for r in range(4)]
+    lines += [tuple(ranks[c::4]) for c in range(4)]
+    value = row_value(lines[0], w)  # type: ignore[arg-type]
+    for line in lines[1:]:
+        value += row_value(line, w)  # type: ignore[arg-type]
+    return value
+
+
+@dataclass
+class _Search:
+    weights: Weights
+    prune: float
+    nodes: int = 0
+
+    def playable(self, cells: list[int], direction: str) -> list[int] | None:
+        """The board after the move, or None when the search may not play it:
+        it changes nothing, or it would make 65536, which the C board cannot hold."""
+        after, _ = reference.move(cells, direction)
+        if after == cells or max(after) > MAX_TILE:
+            return None
+        return after
+
+    def max_node(self, cells: list[int], remaining: int, prob: float) -> float:
+        self.nodes += 1
+        best = 0.0
+        for direction in reference.DIRECTIONS:
+            after = self.playable(cells, direction)
+            if after is not None:
+                value = self.chance_node(after, remaining, prob)
+                if value > best:
+                    best = value
+        return best
+
+    def chance_node(self, cells: list[int], remaining: int, prob: float) -> float:
+        if remaining == 0 or prob < self.prune:
+            return heuristic(cells, self.weights)
+        self.nodes += 1
+        empty = [i for i, v in enumerate(cells) if v == 0]
+        cell_prob = prob / len(empty)
+        total = 0.0
+        for i in empty:
+            with2 = cells[:i] + [2] + cells[i + 1 :]
+            with4 = cells[:i] + [4] + cells[i + 1 :]
+            v2 = self.max_node(with2, remaining - 1, cell_prob * 0.9)
+            v4 = self.max_node(with4, remaining - 1, cell_prob * 0.1)
+            total += 0.9 * v2 + 0.1 * v4
+        return total / len(empty)
+
+
+@dataclass(frozen=True)
+class OracleResult:
+    values: dict[str, float | None]  # None for a direction the search cannot play
+    nodes: int
+
+
+def expectimax(
+    cells: Sequence[int], depth: int, prune: float = 1e-4, weights: Weights = Weights()
+) -> OracleResult:
+    """The value of every direction at this depth (>= 1), as the C search computes it
+    with its transposition table off."""
+    if depth < 1:
+        raise ValueError(f"expected depth >= 1, got {depth}")
+    search = _Search(weights, prune)
+    search.nodes = 1  # the root
+    board = list(cells)
+    values: dict[str, float | None] = {}
+    for direction in reference.DIRECTIONS:
+        after = search.playable(board, direction)
+        values[direction] = None if after is None else search.chance_node(after, depth - 1, 1.0)
+    return OracleResult(values, search.nodes)

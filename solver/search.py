@@ -1,0 +1,119 @@
+"""The public search API: ``analyze`` and ``best_move``.
+
+Depth D = D player moves looked ahead, the first included; the leaf is the board
+right after the D-th move, before its spawn, scored by the heuristic. Depth 1 is
+greedy. ``depth="auto"`` picks the depth from the board (see ``auto_depth``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+from solve2048 import engine
+from solve2048.board import Board
+from solve2048.engine import DEFAULT_PRUNE, MAX_DEPTH, Weights
+from solve2048.moves import ALL_MOVES, Move
+
+Depth = Union[int, Literal["auto"]]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the search found for one board."""
+
+    board: Board
+    best: Move | None                  # None when no move is legal
+    values: dict[Move, float | None]   # expected heuristic value; None if illegal
+    depth: int                         # depth of the search the values come from
+    nodes: int
+    cache_hits: int
+    seconds: float
+
+    def ranked(self) -> list[tuple[Move, float | None]]:
+        """Every direction, best first, illegal ones last (in up/down/left/right order)."""
+        legal = sorted(
+            ((m, v) for m, v in self.values.items() if v is not None),
+            key=lambda item: (-item[1], item[0]),  # type: ignore[operator]
+        )
+        return legal + [(m, v) for m, v in self.values.items() if v is None]
+
+    def to_json(self) -> dict:
+        """The stable JSON shape of ``solve2048 hint --json``."""
+        return {
+            "board": list(self.board.cells),
+            "best": str(self.best) if self.best is not None else None,
+            "values": {str(m): v for m, v in self.values.items()},
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+        }
+
+
+def check_depth(depth: Depth) -> int:
+    """Returns the engine's depth number (0 = auto) or raises ValueError."""
+    if depth == "auto":
+        return 0
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
+        raise ValueError(f"expected depth 'auto' or 1..{MAX_DEPTH}, got {depth!r}")
+    return depth
+
+
+def auto_depth(board: Board | str) -> int:
+    """The depth that "auto" means for this board: 2 up to 6 distinct tiles, 3 up
+    to 8, 4 up to 10, 5 beyond; one more (at most 6) with 3 or fewer empty cells."""
+    return engine.auto_depth(int(_board(board)))
+
+
+def _board(board: Board | str | int) -> Board:
+    if isinstance(board, Board):
+        return board
+    if isinstance(board, str):
+        return Board.parse(board)
+    return Board.from_int(board)
+
+
+def analyze(
+    board: Board | str,
+    depth: Depth = "auto",
+    time_ms: float | None = None,
+    prune: float = DEFAULT_PRUNE,
+    weights: Weights | None = None,
+    searcher: engine.Searcher | None = None,
+) -> Analysis:
+    """Searches every direction of ``board`` by expectimax in C.
+
+    ``time_ms`` switches to iterative deepening that keeps the deepest depth
+    completed in time (``depth`` is then a cap, "auto" meaning none). ``prune`` is
+    the cumulative probability below which a branch is scored by the heuristic.
+    The GIL is released during the search, so threads can search in parallel.
+    """
+    position = _board(board)
+    depth_number = check_depth(depth)
+    if time_ms is not None and not time_ms > 0:
+        raise ValueError(f"expected a time limit > 0 ms, got {time_ms!r}")
+    if not 0.0 <= prune <= 1.0:
+        raise ValueError(f"expected a pruning threshold in 0..1, got {prune!r}")
+    searcher = searcher or engine.thread_searcher()
+    raw = searcher.analyze(
+        int(position),
+        depth=depth_number,
+        time_ms=float(time_ms or 0.0),
+        prune=prune,
+        evaluator_=engine.evaluator(weights),
+    )
+    values = {m: (raw.values[m] if raw.legal >> m & 1 else None) for m in ALL_MOVES}
+    return Analysis(
+        board=position,
+        best=Move(raw.best) if raw.best >= 0 else None,
+        values=values,
+        depth=raw.depth,
+        nodes=raw.nodes,
+        cache_hits=raw.cache_hits,
+        seconds=raw.seconds,
+    )
+
+
+def best_move(board: Board | str, depth: Depth = "auto", time_ms: float | None = None) -> Move | None:
+    """The best direction for ``board``, or None when no move is legal."""
+    return analyze(board, depth=depth, time_ms=time_ms).best

@@ -1,0 +1,106 @@
+"""The C search against the Python oracle of the search, and the cache on its own."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from conftest import pack
+
+from solve2048 import Board, Move, Weights, analyze
+from solve2048.engine import Evaluator, Searcher
+from solve2048.reference_search import expectimax, heuristic
+
+NO_CACHE = Searcher(tt_mb=0)
+REL = 1e-9
+
+
+def game_like_boards(seed: int, n: int, empty_rate: float) -> list[Board]:
+    """Boards shaped like real play: a few large tiles, many small ones, some empty cells."""
+    rng = np.random.default_rng(seed)
+    exps = rng.choice(np.arange(1, 12), size=(n, 16), p=_tile_weights()).astype(np.uint64)
+    exps[rng.random((n, 16)) < empty_rate] = 0
+    return [Board.from_int(b) for b in pack(exps).tolist()]
+
+
+def _tile_weights() -> np.ndarray:
+    w = 0.6 ** np.arange(11)
+    return w / w.sum()
+
+
+def assert_same_values(board: Board, depth: int, prune: float, searcher: Searcher) -> None:
+    c = analyze(board, depth=depth, prune=prune, searcher=searcher)
+    oracle = expectimax(list(board.cells), depth, prune)
+    for move in Move:
+        expected = oracle.values[str(move)]
+        got = c.values[move]
+        if expected is None:
+            assert got is None, (board, move)
+        else:
+            assert got is not None and math.isclose(got, expected, rel_tol=REL), (board, move, got, expected)
+    if searcher is NO_CACHE:
+        assert c.nodes == oracle.nodes, board
+
+
+def test_heuristic_matches_oracle_on_random_boards() -> None:
+    ev = Evaluator()
+    for board in game_like_boards(1, 3000, 0.4):
+        assert ev.board(int(board)) == heuristic(list(board.cells)), board
+
+
+def test_heuristic_weights_are_overridable() -> None:
+    weights = Weights(empty_weight=1000.0, sum_power=3.0)
+    ev = Evaluator(weights)
+    for board in game_like_boards(2, 200, 0.4):
+        assert ev.board(int(board)) == heuristic(list(board.cells), weights)
+    board = game_like_boards(3, 1, 0.5)[0]
+    assert analyze(board, depth=1, weights=weights).values != analyze(board, depth=1).values
+
+
+@pytest.mark.parametrize("depth, count, empty_rate", [(1, 300, 0.4), (2, 300, 0.55)])
+def test_search_matches_oracle(depth: int, count: int, empty_rate: float) -> None:
+    for board in game_like_boards(10 + depth, count, empty_rate):
+        assert_same_values(board, depth, 1e-4, NO_CACHE)
+
+
+def test_search_matches_oracle_at_depth_3() -> None:
+    # Depth 3 in Python is slow: a few crowded boards (few empty cells).
+    for board in game_like_boards(33, 8, 0.2):
+        assert_same_values(board, 3, 1e-4, NO_CACHE)
+
+
+def test_search_matches_oracle_without_pruning() -> None:
+    for board in game_like_boards(44, 40, 0.3):
+        assert_same_values(board, 2, 0.0, NO_CACHE)
+
+
+def test_cache_never_changes_values_without_pruning() -> None:
+    cached = Searcher(tt_mb=8)
+    hits = 0
+    for board in game_like_boards(55, 40, 0.5):
+        for depth in (2, 3, 4):
+            with_cache = analyze(board, depth=depth, prune=0.0, searcher=cached)
+            without = analyze(board, depth=depth, prune=0.0, searcher=NO_CACHE)
+            assert with_cache.values == without.values, board
+            assert with_cache.nodes <= without.nodes
+            hits += with_cache.cache_hits
+    assert hits > 0  # the table was really used
+
+
+def test_tiny_cache_still_gives_same_values() -> None:
+    # Constant replacement in a table of a few entries must not corrupt values.
+    tiny = Searcher(tt_mb=0.001)
+    assert tiny.tt_entries > 0
+    for board in game_like_boards(66, 20, 0.5):
+        a = analyze(board, depth=3, prune=0.0, searcher=tiny)
+        b = analyze(board, depth=3, prune=0.0, searcher=NO_CACHE)
+        assert a.values == b.values
+
+
+def test_overflowing_merge_is_not_played_by_search() -> None:
+    board = Board.parse("32768 32768 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 2")
+    result = analyze(board, depth=2, searcher=NO_CACHE)
+    assert result.values[Move.LEFT] is None and result.values[Move.RIGHT] is None
+    assert result.best is None
+    assert expectimax(list(board.cells), 2).values["left"] is None
