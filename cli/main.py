@@ -1,18 +1,54 @@
 """The ``solve2048`` command group.
 
-Exit codes: 0 success; 1 the position has no legal move (hint) or a record is not
-a legal game (replay); 2 bad input or bad option (one line, no traceback);
-130 interrupted by Ctrl-C.
+Exit codes (all commands):
+  0    success
+  1    the position has no legal move (hint), or a record is not a legal game (replay)
+  2    bad input or a bad option: one line on stderr saying what and where, no traceback
+  130  interrupted (Ctrl-C); whatever was already computed has been written
 """
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from solve2048 import __version__
+from solve2048.cli.bench import bench
+from solve2048.cli.hint import hint
+
+EXIT_INTERRUPTED = 130
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class OneLineErrorGroup(click.Group):
+    """A group whose usage errors are one line on stderr (exit 2), and whose
+    Ctrl-C exits 130 without a traceback."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as error:
+            click.echo(f"solve2048: error: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        except (KeyboardInterrupt, click.exceptions.Abort):
+            click.echo("solve2048: interrupted", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="solve2048")
 def cli() -> None:
-    """solve2048: a fast, exact expectimax solver and hint tool for 2048."""
+    """solve2048: a fast, exact expectimax solver and hint tool for 2048.
+
+    Boards are written row by row: "2 4 . . / . 8 . . / . . 16 . / 32768 . . 2"
+    (also | ; or newlines between rows, commas between cells, 0 - _ for empty,
+    JSON arrays, or a hex bitboard 0x...).
+
+    Exit codes: 0 success; 1 no legal move (hint) or an illegal record (replay);
+    2 bad input or option; 130 interrupted.
+    """
+
+
+cli.add_command(hint)
+cli.add_command(bench)

@@ -22,13 +22,28 @@ void s2048_default_weights(s2048_weights *w)
     w->sum_weight = 11.0;
 }
 
+/* Returns rank^p. For integer and half-integer p up to 13 (the defaults are 4
+ * and 3.5) it is an exact integer power times a correctly rounded sqrt, so the
+ * table is the same on every IEEE-754 machine, whatever its libm pow does. */
+static double rank_power(int rank, double p)
+{
+    double twice = 2.0 * p;
+    if (p >= 0.0 && p <= 13.0 && twice == floor(twice)) {
+        double r = 1.0;
+        for (int i = 0; i < (int)p; i++) r *= (double)rank;  /* exact: 15^13 < 2^53 */
+        if (twice - 2.0 * floor(p) == 1.0) r *= sqrt((double)rank);
+        return r;
+    }
+    return pow((double)rank, p);
+}
+
 /* Returns the heuristic value of one row of four ranks (exponents). */
 static double row_value(const s2048_weights *w, const int rank[4])
 {
     double sum = 0.0;
     int empty = 0, merges = 0, prev = 0, run = 0;
     for (int i = 0; i < 4; i++) {
-        sum += pow((double)rank[i], w->sum_power);
+        sum += rank_power(rank[i], w->sum_power);
         if (rank[i] == 0) {
             empty++;
             continue;
@@ -48,8 +63,8 @@ static double row_value(const s2048_weights *w, const int rank[4])
      * only the smaller of the two is penalised. */
     double mono_left = 0.0, mono_right = 0.0;
     for (int i = 1; i < 4; i++) {
-        double a = pow((double)rank[i - 1], w->mono_power);
-        double b = pow((double)rank[i], w->mono_power);
+        double a = rank_power(rank[i - 1], w->mono_power);
+        double b = rank_power(rank[i], w->mono_power);
         if (rank[i - 1] > rank[i]) mono_left += a - b;
         else mono_right += b - a;
     }

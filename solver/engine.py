@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from solve2048._engine import ffi, lib
 from solve2048.moves import Move
+
+if TYPE_CHECKING:
+    import numpy as np
 
 lib.s2048_init()
 
@@ -57,6 +59,10 @@ def move_batch(boards: np.ndarray, direction: int | str) -> tuple[np.ndarray, np
 
     Raises TileOverflowError if any board's move would merge two 32768 tiles.
     """
+    # numpy is imported here, not at module load: its import starts BLAS threads
+    # that the search and the CLI have no use for.
+    import numpy as np
+
     direction = int(Move.parse(direction)) if isinstance(direction, str) else int(direction)
     src = np.ascontiguousarray(boards, dtype=np.uint64)
     out = np.empty_like(src)
@@ -118,19 +124,23 @@ _evaluator_lock = threading.Lock()
 
 def evaluator(weights: Weights | None = None) -> Evaluator:
     """Returns the shared evaluator for these weights, building it once."""
-    weights = weights or Weights()
+    if weights is None:
+        return _default_evaluator
     with _evaluator_lock:
         if weights not in _default_evaluators:
             _default_evaluators[weights] = Evaluator(weights)
         return _default_evaluators[weights]
 
 
+_default_evaluator = Evaluator()
+_default_evaluators[Weights()] = _default_evaluator
+
+
 # ---- search --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RawResult:
-    values: tuple[float, float, float, float]
+class RawResult(NamedTuple):
+    values: tuple[float, ...]
     legal: int
     best: int
     depth: int
@@ -178,15 +188,7 @@ class Searcher:
                 f"bad search settings: depth={depth} (0..{MAX_DEPTH}), "
                 f"time_ms={time_ms} (>= 0), prune={prune} (0..1)"
             )
-        return RawResult(
-            values=tuple(float(v) for v in r.values),  # type: ignore[arg-type]
-            legal=int(r.legal),
-            best=int(r.best),
-            depth=int(r.depth),
-            nodes=int(r.nodes),
-            cache_hits=int(r.cache_hits),
-            seconds=float(r.seconds),
-        )
+        return RawResult(tuple(r.values), r.legal, r.best, r.depth, r.nodes, r.cache_hits, r.seconds)
 
 
 def auto_depth(board: Bitboard) -> int:

@@ -11,6 +11,7 @@ right after the D-th move (before its spawn), scored by the heuristic.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,13 +25,27 @@ def _rank(value: int) -> int:
     return value.bit_length() - 1 if value else 0
 
 
+def rank_power(rank: int, p: float) -> float:
+    """rank ** p, computed as csrc/evaluate.c does: for integer and half-integer p up
+    to 13, an exact integer power times a correctly rounded sqrt (machine-independent)."""
+    twice = 2.0 * p
+    if 0.0 <= p <= 13.0 and twice == math.floor(twice):
+        r = 1.0
+        for _ in range(int(p)):
+            r *= rank
+        if twice - 2.0 * math.floor(p) == 1.0:
+            r *= math.sqrt(rank)
+        return r
+    return float(rank) ** p
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def row_value(ranks: tuple[int, int, int, int], w: Weights) -> float:
     """The heuristic value of one line of four ranks, read from its first cell."""
     total = 0.0
     empty = merges = prev = run = 0
     for rank in ranks:
-        total += float(rank) ** w.sum_power
+        total += rank_power(rank, w.sum_power)
         if rank == 0:
             empty += 1
             continue
@@ -46,8 +61,8 @@ def row_value(ranks: tuple[int, int, int, int], w: Weights) -> float:
 
     mono_left = mono_right = 0.0
     for i in range(1, 4):
-        a = float(ranks[i - 1]) ** w.mono_power
-        b = float(ranks[i]) ** w.mono_power
+        a = rank_power(ranks[i - 1], w.mono_power)
+        b = rank_power(ranks[i], w.mono_power)
         if ranks[i - 1] > ranks[i]:
             mono_left += a - b
         else:

@@ -18,7 +18,7 @@ from solve2048.moves import ALL_MOVES, Move
 Depth = Union[int, Literal["auto"]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Analysis:
     """What the search found for one board."""
 

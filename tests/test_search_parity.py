@@ -49,8 +49,11 @@ def test_heuristic_matches_oracle_on_random_boards() -> None:
         assert ev.board(int(board)) == heuristic(list(board.cells)), board
 
 
-def test_heuristic_weights_are_overridable() -> None:
-    weights = Weights(empty_weight=1000.0, sum_power=3.0)
+@pytest.mark.parametrize("weights", [
+    Weights(empty_weight=1000.0, sum_power=3.0),
+    Weights(mono_power=2.7, sum_power=1.25, merges_weight=0.0),  # libm pow path
+])
+def test_heuristic_weights_are_overridable(weights: Weights) -> None:
     ev = Evaluator(weights)
     for board in game_like_boards(2, 200, 0.4):
         assert ev.board(int(board)) == heuristic(list(board.cells), weights)

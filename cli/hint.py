@@ -1,0 +1,56 @@
+"""``solve2048 hint``: the best move for a board, with the value of every direction."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from solve2048 import Board, analyze
+from solve2048.cli.params import BOARD, DEPTH, TIME_MS
+from solve2048.cli.render import board_text, duration, number
+
+EXIT_NO_MOVE = 1
+
+
+@click.command()
+@click.argument("board", type=BOARD)
+@click.option("-d", "--depth", type=DEPTH, default="auto", show_default=True,
+              help="Moves to look ahead (the first included), or 'auto' by board difficulty.")
+@click.option("-t", "--time", "time_ms", type=TIME_MS, default=None,
+              help="Search by iterative deepening for at most this many ms (depth becomes a cap).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object to stdout.")
+def hint(board: Board, depth, time_ms: float | None, as_json: bool) -> None:
+    """Best move for BOARD ('-' reads it from stdin) and the expected value of each direction.
+
+    Exit code 1 when no move is legal ("game over").
+    """
+    result = analyze(board, depth=depth, time_ms=time_ms)
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+    else:
+        colour = sys.stdout.isatty()
+        click.echo(board_text(board, colour=colour))
+        click.echo()
+        if result.best is None:
+            click.echo(_why_no_move(board))
+        else:
+            click.echo(f"best move: {click.style(str(result.best), bold=True) if colour else result.best}")
+            best_value = result.values[result.best]
+            for move, value in result.ranked():
+                if value is None:
+                    click.echo(f"  {str(move):<6} illegal")
+                else:
+                    gap = value - best_value  # type: ignore[operator]
+                    gap_text = "" if move == result.best else f"  ({number(gap)})"
+                    click.echo(f"  {str(move):<6} {number(value):>14}{gap_text}")
+            click.echo(f"depth {result.depth} · {result.nodes:,} nodes · {duration(result.seconds)}")
+    if result.best is None:
+        sys.exit(EXIT_NO_MOVE)
+
+
+def _why_no_move(board: Board) -> str:
+    if board.legal_moves():
+        return "no move: the only legal moves would merge two 32768 tiles, beyond the 4-bit cell"
+    return "game over: no legal move"

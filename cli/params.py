@@ -1,0 +1,49 @@
+"""click parameter types: every check of user input lives here, raising a
+one-line click error (exit code 2)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from solve2048 import Board, InvalidBoardError
+from solve2048.engine import MAX_DEPTH
+
+
+class BoardParam(click.ParamType):
+    """A board in any notation Board.parse reads; "-" reads it from standard input."""
+
+    name = "BOARD"
+
+    def convert(self, value, param, ctx) -> Board:
+        if isinstance(value, Board):
+            return value
+        text = sys.stdin.read() if value == "-" else value
+        try:
+            return Board.parse(text)
+        except InvalidBoardError as error:
+            self.fail(str(error), param, ctx)
+
+
+class DepthParam(click.ParamType):
+    """'auto' or a whole number of moves from 1 to MAX_DEPTH."""
+
+    name = "N|auto"
+
+    def convert(self, value, param, ctx) -> int | str:
+        if isinstance(value, int) or value == "auto":
+            depth = value
+        else:
+            try:
+                depth = int(str(value).strip())
+            except ValueError:
+                self.fail(f"expected 'auto' or a depth from 1 to {MAX_DEPTH}, got {value!r}", param, ctx)
+        if depth != "auto" and not 1 <= depth <= MAX_DEPTH:
+            self.fail(f"expected 'auto' or a depth from 1 to {MAX_DEPTH}, got {value!r}", param, ctx)
+        return depth
+
+
+BOARD = BoardParam()
+DEPTH = DepthParam()
+TIME_MS = click.FloatRange(min=0, min_open=True, max=24 * 3600 * 1000)
