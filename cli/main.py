@@ -16,6 +16,8 @@ import click
 from solve2048 import __version__
 from solve2048.cli.bench import bench
 from solve2048.cli.hint import hint
+from solve2048.cli.play import play
+from solve2048.cli.replay import replay
 
 EXIT_INTERRUPTED = 130
 
@@ -51,4 +53,6 @@ def cli() -> None:
 
 
 cli.add_command(hint)
+cli.add_command(play)
+cli.add_command(replay)
 cli.add_command(bench)

@@ -47,3 +47,6 @@ class DepthParam(click.ParamType):
 BOARD = BoardParam()
 DEPTH = DepthParam()
 TIME_MS = click.FloatRange(min=0, min_open=True, max=24 * 3600 * 1000)
+
+
+SEED = click.IntRange(0, (1 << 64) - 1)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import click
 
 from solve2048 import Board
@@ -14,21 +16,29 @@ TILE_COLOURS = {
 BIG_TILE_COLOUR = 236
 
 
-def board_text(board: Board, colour: bool = False) -> str:
-    """The board as an aligned grid; with colour, each tile on its game colour."""
-    width = max(5, max(len(str(v)) for v in board.cells) + 2)
+def cells_text(cells: Sequence[int], colour: bool = False) -> str:
+    """16 tile values as an aligned grid; with colour, each tile on its game colour."""
+    if not colour:
+        width = max(len(str(v)) for v in cells)
+        return "\n".join(
+            " ".join((str(v) if v else ".").rjust(width) for v in cells[r * 4 : r * 4 + 4])
+            for r in range(4)
+        )
+    width = max(6, max(len(str(v)) for v in cells) + 2)
     lines = []
-    for row in board.rows:
-        cells = []
-        for value in row:
-            text = (str(value) if value else ".").center(width)
-            if colour:
-                bg = TILE_COLOURS.get(value, BIG_TILE_COLOUR)
-                fg = 255 if value > 4 and value not in (128, 256, 512, 1024, 2048) or value > 2048 else 238
-                text = click.style(text, fg=fg, bg=bg, bold=value > 0)
-            cells.append(text)
-        lines.append(("" if colour else " ").join(cells).rstrip() if not colour else "".join(cells))
+    for r in range(4):
+        row = []
+        for value in cells[r * 4 : r * 4 + 4]:
+            bg = TILE_COLOURS.get(value, BIG_TILE_COLOUR)
+            dark_text = value in (2, 4) or 128 <= value <= 2048
+            text = (str(value) if value else "·").center(width)
+            row.append(click.style(text, fg=238 if dark_text else 255, bg=bg, bold=value > 0))
+        lines.append("".join(row))
     return "\n".join(lines)
+
+
+def board_text(board: Board, colour: bool = False) -> str:
+    return cells_text(board.cells, colour)
 
 
 def number(value: float, digits: int = 1) -> str:

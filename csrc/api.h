@@ -94,6 +94,50 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
                   int depth, double time_ms, double prune, int keep_cache,
                   s2048_result *out);
 
+/* ---- whole games (game.c) ---- */
+
+/* xoshiro256** (Blackman and Vigna), seeded by expanding the 64-bit seed
+ * with SplitMix64. solver/rng.py is the same generator in Python. */
+typedef struct {
+    uint64_t s[4];
+} s2048_rng;
+
+void s2048_rng_seed(s2048_rng *r, uint64_t seed);
+uint64_t s2048_rng_next(s2048_rng *r);
+/* A uniform integer in 0..n-1 (n >= 1), without bias (Lemire's method). */
+uint32_t s2048_rng_below(s2048_rng *r, uint32_t n);
+
+typedef struct {
+    uint64_t board;   /* the position now, after the last spawn */
+    uint64_t score;
+    uint32_t moves;
+    uint32_t won_at;  /* the move (1-based) whose merge made 2048; 0 = not yet */
+    int over;         /* 1 when the game has ended: no move left */
+    s2048_rng rng;
+} s2048_game;
+
+typedef struct {
+    uint64_t board;       /* the position after this move and its spawn */
+    uint32_t gain;        /* points of the move */
+    uint8_t dir;          /* 0 up, 1 down, 2 left, 3 right */
+    uint8_t spawn_cell;   /* 0..15, row-major */
+    uint8_t spawn_value;  /* 2 or 4 */
+    uint8_t depth;        /* the depth the move was searched to */
+} s2048_step;
+
+/* A new game from seed: two spawns on the empty board. */
+void s2048_game_new(s2048_game *g, uint64_t seed);
+/* Places one random tile (cell, then value) on an empty cell of board; fills
+ * *cell and *value and returns the new board. board must have an empty cell. */
+uint64_t s2048_spawn(s2048_rng *r, uint64_t board, int *cell, int *value);
+/* Plays up to max_steps moves chosen by the search (settings as for
+ * s2048_analyze, table cleared before every move), writing one step each.
+ * Stops early when the game ends, or after the winning move if stop_at_win.
+ * Returns the number of moves played, or -1 for a bad argument. */
+int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
+                    int depth, double time_ms, double prune, int stop_at_win,
+                    s2048_step *steps, int max_steps);
+
 /* CDEF END */
 
 #define S2048_MAX_DEPTH 16

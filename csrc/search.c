@@ -31,6 +31,7 @@ typedef struct {
     const s2048_eval *eval;
     tt_table *tt;
     double prune;
+    int tt_top;  /* deepest remaining depth worth a table look-up (see search_root) */
     uint64_t nodes;
     uint64_t cache_hits;
     /* Time control: a deadline, and a flag that unwinds the search. */
@@ -106,8 +107,9 @@ static double max_node(search_state *st, board_t b, int remaining, double prob)
         return best;
     }
     /* Step 2. Start loading the table lines of all children at once. */
-    for (int dir = 0; dir < 4; dir++)
-        if (mask >> dir & 1) tt_prefetch(st->tt, moved[dir], remaining);
+    if (remaining <= st->tt_top)
+        for (int dir = 0; dir < 4; dir++)
+            if (mask >> dir & 1) tt_prefetch(st->tt, moved[dir], remaining);
     /* Step 3. The best child. */
     for (int dir = 0; dir < 4; dir++) {
         if (!(mask >> dir & 1)) continue;
@@ -128,7 +130,8 @@ static double chance_node(search_state *st, board_t b, int remaining, double pro
 
     /* Step 2. A position already searched to the same depth. */
     double cached;
-    if (tt_probe(st->tt, b, remaining, &cached)) {
+    int use_tt = remaining <= st->tt_top;
+    if (use_tt && tt_probe(st->tt, b, remaining, &cached)) {
         st->cache_hits++;
         return cached;
     }
@@ -147,7 +150,7 @@ static double chance_node(search_state *st, board_t b, int remaining, double pro
     double value = sum / n;
 
     /* Step 4. Remember it, unless the search was cut short inside. */
-    if (!st->aborted) tt_store(st->tt, b, remaining, value);
+    if (use_tt && !st->aborted) tt_store(st->tt, b, remaining, value);
     return value;
 }
 
@@ -156,6 +159,9 @@ static int search_root(search_state *st, board_t b, int depth, double values[4])
 {
     board_t moved[4], moved_t[4];
     count_node(st);
+    /* The root's children are the only boards with depth - 1 moves left: no
+     * other path reaches them, so the table is not asked about them. */
+    st->tt_top = depth - 2;
     int legal = expand(b, moved, moved_t);
     for (int dir = 0; dir < 4; dir++)
         values[dir] = (legal >> dir & 1) ? chance_node(st, moved[dir], depth - 1, 1.0) : 0.0;

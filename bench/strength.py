@@ -1,0 +1,54 @@
+"""Strength of the solver: plays seeded games at one depth and prints the figures the
+field publishes (mean score, reach rates). A stand-in until ``solve2048 batch`` exists.
+
+Usage: python bench/strength.py DEPTH GAMES [FIRST_SEED] [JOBS]
+Game i uses seed FIRST_SEED + i, so any game can be replayed with
+``solve2048 play --seed``. One JSON line per game goes to stdout as it ends;
+the summary goes to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+
+from solve2048.game import play_game
+
+TILES = [2048, 4096, 8192, 16384, 32768, 65536]
+
+
+def one(args: tuple[int, int]) -> dict:
+    seed, depth = args
+    r = play_game(seed, depth)
+    return {"seed": seed, "score": r.score, "max_tile": r.max_tile, "moves": r.moves,
+            "seconds": r.seconds}
+
+
+def main() -> None:
+    depth = int(sys.argv[1])
+    games = int(sys.argv[2])
+    first = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    jobs = int(sys.argv[4]) if len(sys.argv) > 4 else 2
+    start = time.perf_counter()
+    results = []
+    with Pool(jobs) as pool:
+        for row in pool.imap_unordered(one, [(first + i, depth) for i in range(games)]):
+            results.append(row)
+            print(json.dumps(row), flush=True)
+    wall = time.perf_counter() - start
+    scores = [r["score"] for r in results]
+    moves = sum(r["moves"] for r in results)
+    cpu = sum(r["seconds"] for r in results)
+    print(f"depth {depth}: {games} games, mean score {statistics.mean(scores):,.0f} "
+          f"(± {statistics.stdev(scores) / len(scores) ** 0.5:,.0f}), median {statistics.median(scores):,.0f}",
+          file=sys.stderr)
+    print("  reach: " + ", ".join(
+        f"{t} {sum(r['max_tile'] >= t for r in results) / games:.1%}" for t in TILES), file=sys.stderr)
+    print(f"  {moves / cpu:,.0f} moves/s per core, wall {wall:.0f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

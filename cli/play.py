@@ -1,0 +1,147 @@
+"""``solve2048 play``: the solver plays a whole game, live on a terminal."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import signal
+import sys
+import time
+from contextlib import contextmanager
+
+import click
+
+from solve2048.cli.params import DEPTH, SEED, TIME_MS
+from solve2048.cli.render import board_text, duration
+from solve2048.game import CHUNK, Game
+from solve2048.record import RecordWriter
+
+EXIT_INTERRUPTED = 130
+REDRAW_SECONDS = 1 / 30     # at most 30 redraws a second, whatever the speed
+TARGET_CALL_SECONDS = 0.05  # chunks of moves sized to return to Python this often
+
+
+@contextmanager
+def sigint_flag():
+    """Turns Ctrl-C into a flag checked between chunks, so a chunk of moves that
+    the engine has already played is always written before the game stops."""
+    hit = {"flag": False}
+
+    def handler(signum, frame):
+        hit["flag"] = True
+
+    try:
+        previous = signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread: leave Ctrl-C alone
+        yield hit
+        return
+    try:
+        yield hit
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class LiveView:
+    """Redraws the board in place on a terminal, at a capped rate."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.lines = 0
+        self.last = 0.0
+
+    def draw(self, game: Game, force: bool = False) -> None:
+        now = time.perf_counter()
+        if not self.enabled or (not force and now - self.last < REDRAW_SECONDS):
+            return
+        self.last = now
+        speed = game.moves / game.seconds if game.seconds else 0.0
+        text = board_text(game.board, colour=True) + "\n" + (
+            f"score {game.score:,} · moves {game.moves:,} · {speed:,.0f} moves/s · depth {game.depth}"
+        )
+        rows = text.split("\n")
+        out = sys.stdout
+        if self.lines:
+            out.write(f"\x1b[{self.lines}F")  # back to the first line of the last frame
+        out.write("".join(row + "\x1b[K\n" for row in rows))
+        out.flush()
+        self.lines = len(rows)
+
+
+def summary_lines(game: Game, interrupted: bool) -> list[str]:
+    r = game.result()
+    head = "interrupted" if interrupted else "game over" if game.board.is_game_over() else "stopped"
+    won = f" · won at move {r.won_at_move:,}" if r.won else ""
+    return [
+        f"{head}: score {r.score:,} · max tile {r.max_tile} · {r.moves:,} moves{won}",
+        f"seed {r.seed} · depth {r.depth} · {duration(r.seconds)} · {r.moves_per_second:,.0f} moves/s",
+    ]
+
+
+@click.command()
+@click.option("-d", "--depth", type=DEPTH, default="auto", show_default=True,
+              help="Moves to look ahead, or 'auto' by board difficulty.")
+@click.option("-t", "--time", "time_ms", type=TIME_MS, default=None,
+              help="Time per move in ms (iterative deepening; such games do not repeat exactly).")
+@click.option("-s", "--seed", type=SEED, default=None,
+              help="Seed of the game (0..2**64-1); without it a seed is picked and printed.")
+@click.option("-r", "--record", "record_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the game to this JSON Lines file as it goes.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object to stdout at the end.")
+@click.option("-q", "--quiet", is_flag=True, help="No live board; only the summary.")
+@click.option("--delay", type=click.IntRange(0, 60_000), default=0, show_default=True,
+              help="Pause this many ms after each move, to follow the game.")
+@click.option("--stop-at-win", is_flag=True, help="Stop once 2048 is made instead of playing on.")
+def play(depth, time_ms, seed, record_path, as_json, quiet, delay, stop_at_win) -> None:
+    """Watch the solver play a whole game, reproducible by --seed.
+
+    Ctrl-C stops cleanly: the summary so far, the record closed, exit code 130.
+    """
+    if seed is None:
+        seed = secrets.randbelow(1 << 32)
+        if not as_json:
+            click.echo(f"seed {seed} (replay this game with --seed {seed})", err=True)
+    game = Game(seed, depth, time_ms=time_ms, stop_at_win=stop_at_win)
+    view = LiveView(sys.stdout.isatty() and not quiet and not as_json)
+    record = open(record_path, "w", encoding="utf-8") if record_path else None
+    writer = RecordWriter(record) if record else None
+    try:
+        if writer:
+            writer.start(seed, depth, game.start_board.cells)
+        with sigint_flag() as interrupt:
+            _run(game, view, writer, delay, interrupt)
+        interrupted = interrupt["flag"]
+        if writer:
+            r = game.result()
+            reason = "interrupted" if interrupted else (
+                "game_over" if r.final_board.is_game_over() else "stopped_at_win")
+            writer.end(r.score, r.max_tile, r.moves, r.won, reason)
+    finally:
+        if record:
+            record.close()
+    view.draw(game, force=True)
+    if as_json:
+        click.echo(json.dumps(game.result().to_json()))
+    else:
+        for line in summary_lines(game, interrupted):
+            click.echo(line)
+    if interrupted:
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _run(game: Game, view: LiveView, writer: RecordWriter | None, delay_ms: int, interrupt: dict) -> None:
+    """Plays in chunks sized to return about every TARGET_CALL_SECONDS."""
+    chunk = 1
+    while not game.over and not interrupt["flag"]:
+        start = time.perf_counter()
+        steps = game.advance(chunk, steps=writer is not None)
+        if writer:
+            writer.moves(steps)
+        view.draw(game)
+        if delay_ms:
+            time.sleep(delay_ms / 1000)
+            continue
+        elapsed = time.perf_counter() - start
+        if elapsed < TARGET_CALL_SECONDS / 2:
+            chunk = min(chunk * 2, CHUNK)
+        elif elapsed > TARGET_CALL_SECONDS * 2:
+            chunk = max(1, chunk // 2)

@@ -1,0 +1,180 @@
+"""Whole games played by the solver, in C, advanced in chunks of moves.
+
+Every random choice comes from the seeded generator of ``solve2048.rng``
+(xoshiro256** seeded by SplitMix64): the same seed and settings give the same
+game, move for move, on any machine. A time-limited search (``time_ms``) is the
+exception: how deep it gets depends on the machine, so its games do not repeat.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Union
+
+from solve2048 import engine
+from solve2048.board import Board
+from solve2048.engine import DEFAULT_PRUNE, Weights, ffi, lib
+from solve2048.moves import Move
+from solve2048.search import Depth, check_depth
+
+WIN_TILE = 2048
+MAX_SEED = (1 << 64) - 1
+CHUNK = 4096
+
+Seed = Union[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One move of a game: the direction, its points, the tile that spawned after it."""
+
+    move: Move
+    gain: int
+    spawn_cell: int
+    spawn_value: int
+    board: Board  # after the spawn
+    depth: int    # the depth the move was searched to
+
+
+@dataclass(frozen=True)
+class GameResult:
+    seed: int
+    depth: Depth
+    score: int
+    max_tile: int
+    moves: int
+    won: bool
+    won_at_move: int | None
+    seconds: float
+    final_board: Board
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict:
+        """The stable JSON shape of ``solve2048 play --json``."""
+        return {
+            "seed": self.seed,
+            "depth": self.depth,
+            "score": self.score,
+            "max_tile": self.max_tile,
+            "moves": self.moves,
+            "won": self.won,
+            "won_at_move": self.won_at_move,
+            "seconds": self.seconds,
+            "moves_per_second": self.moves_per_second,
+            "final_board": list(self.final_board.cells),
+        }
+
+
+def check_seed(seed: int) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"expected a seed from 0 to 2**64-1, got {seed!r}")
+    return seed
+
+
+class Game:
+    """A game the solver plays from ``seed``; call ``advance`` or ``run``."""
+
+    def __init__(
+        self,
+        seed: int,
+        depth: Depth = "auto",
+        time_ms: float | None = None,
+        prune: float = DEFAULT_PRUNE,
+        stop_at_win: bool = False,
+        weights: Weights | None = None,
+        searcher: engine.Searcher | None = None,
+    ) -> None:
+        self.seed = check_seed(seed)
+        self.depth = depth
+        self._depth = check_depth(depth)
+        if time_ms is not None and not time_ms > 0:
+            raise ValueError(f"expected a time limit > 0 ms, got {time_ms!r}")
+        self._time_ms = float(time_ms or 0.0)
+        self._prune = prune
+        self._stop_at_win = stop_at_win
+        self._evaluator = engine.evaluator(weights)
+        self._searcher = searcher or engine.thread_searcher()
+        self._state = ffi.new("s2048_game *")
+        lib.s2048_game_new(self._state, self.seed)
+        self.start_board = Board.from_int(self._state.board)
+        self._buffer = ffi.new("s2048_step[]", CHUNK)
+        self.seconds = 0.0
+
+    # ---- state -------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        return Board.from_int(self._state.board)
+
+    @property
+    def score(self) -> int:
+        return int(self._state.score)
+
+    @property
+    def moves(self) -> int:
+        return int(self._state.moves)
+
+    @property
+    def won_at_move(self) -> int | None:
+        return int(self._state.won_at) or None
+
+    @property
+    def over(self) -> bool:
+        """True when the game has ended (or stopped at the win, if asked to)."""
+        return bool(self._state.over) or (self._stop_at_win and self.won_at_move is not None)
+
+    # ---- play ----------------------------------------------------------------------
+
+    def advance(self, max_moves: int = CHUNK, steps: bool = True) -> list[Step]:
+        """Plays up to ``max_moves`` moves in one C call; returns them as Steps
+        (an empty list when ``steps`` is False, which is faster)."""
+        if self.over:
+            return []
+        count = max(0, min(max_moves, CHUNK))
+        start = time.perf_counter()
+        played = lib.s2048_game_play(
+            self._state, self._searcher._handle, self._evaluator._handle,
+            self._depth, self._time_ms, self._prune, int(self._stop_at_win),
+            self._buffer, count,
+        )
+        self.seconds += time.perf_counter() - start
+        if played < 0:
+            raise ValueError("bad search settings")
+        if not steps:
+            return []
+        return [self._step(self._buffer[i]) for i in range(played)]
+
+    @staticmethod
+    def _step(raw) -> Step:
+        return Step(Move(raw.dir), raw.gain, raw.spawn_cell, raw.spawn_value,
+                    Board.from_int(raw.board), raw.depth)
+
+    def run(self) -> GameResult:
+        """Plays to the end and returns the result."""
+        while not self.over:
+            self.advance(CHUNK, steps=False)
+        return self.result()
+
+    def result(self) -> GameResult:
+        """The game so far (the whole game once ``over``)."""
+        board = self.board
+        return GameResult(
+            seed=self.seed,
+            depth=self.depth,
+            score=self.score,
+            max_tile=board.max_tile,
+            moves=self.moves,
+            won=self.won_at_move is not None,
+            won_at_move=self.won_at_move,
+            seconds=self.seconds,
+            final_board=board,
+        )
+
+
+def play_game(seed: int, depth: Depth = "auto", **settings) -> GameResult:
+    """Plays one whole game from ``seed`` and returns its result."""
+    return Game(seed, depth, **settings).run()

@@ -1,0 +1,114 @@
+"""Game records: the play and replay commands, and every way a record can be wrong."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solve2048 import reference
+from solve2048.cli.main import cli
+from solve2048.record import RecordError, replay
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory) -> list[str]:
+    path = tmp_path_factory.mktemp("rec") / "game.jsonl"
+    result = CliRunner().invoke(cli, ["play", "-d", "2", "-s", "4", "--record", str(path), "--json"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return path.read_text().splitlines()
+
+
+def test_play_json_shape_and_record_agree(record: list[str], tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["play", "-d", "2", "-s", "4", "--json"])
+    data = json.loads(result.output)
+    assert set(data) == {"seed", "depth", "score", "max_tile", "moves", "won", "won_at_move",
+                         "seconds", "moves_per_second", "final_board"}
+    start, end = json.loads(record[0]), json.loads(record[-1])
+    assert start == {"type": "start", "seed": 4, "depth": 2, "board": start["board"]}
+    assert end["score"] == data["score"] and end["moves"] == data["moves"] == len(record) - 2
+    assert end["reason"] == "game_over"
+
+
+def test_play_human_summary_and_chosen_seed() -> None:
+    result = CliRunner().invoke(cli, ["play", "-d", "1"])
+    assert result.exit_code == 0
+    assert "replay this game with --seed" in result.output
+    assert "game over: score" in result.output
+
+
+def test_replay_command_accepts_the_record(record: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "ok.jsonl"
+    path.write_text("\n".join(record) + "\n")
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert f"score {json.loads(record[-1])['score']:,}" in result.output
+
+
+def edit(lines: list[str], index: int, **changes) -> list[str]:
+    obj = json.loads(lines[index])
+    obj.update(changes)
+    return lines[:index] + [json.dumps(obj)] + lines[index + 1:]
+
+
+def test_tampered_records_name_the_line(record: list[str]) -> None:
+    first_move = json.loads(record[1])
+    wrong_gain = edit(record, 1, gain=first_move["gain"] + 2)
+    with pytest.raises(RecordError, match="line 2: move 1: gain"):
+        replay(wrong_gain)
+    after_first, _ = reference.move(json.loads(record[0])["board"], first_move["dir"])
+    taken = next(i for i, v in enumerate(after_first) if v)  # occupied after move 1
+    occupied = edit(record, 1, spawn={"cell": taken, "value": 2})
+    with pytest.raises(RecordError, match="spawn cell"):
+        replay(occupied)
+    with pytest.raises(RecordError, match="line 3: move 2: spawn value must be 2 or 4"):
+        replay(edit(record, 2, spawn={"cell": json.loads(record[2])["spawn"]["cell"], "value": 8}))
+    with pytest.raises(RecordError, match="end line says score"):
+        replay(edit(record, len(record) - 1, score=1))
+    with pytest.raises(RecordError, match="line 2: not JSON"):
+        replay([record[0], "{not json", *record[2:]])
+    with pytest.raises(RecordError, match="begins with a start line"):
+        replay(record[1:])
+    with pytest.raises(RecordError, match="empty record"):
+        replay([])
+    early = replay(record[:10])  # a record cut short replays, without an end line
+    assert early.reason is None and early.moves == 9
+    early_end = {"type": "end", "score": early.score, "max_tile": max(early.board), "moves": 9,
+                 "won": False, "reason": "game_over"}
+    with pytest.raises(RecordError, match="line 11: the game ends here, but a legal move remains"):
+        replay(record[:10] + [json.dumps(early_end)])
+    replay(record[:10] + [json.dumps({**early_end, "reason": "interrupted"})])
+    with pytest.raises(RecordError, match="two tiles of 2 or 4"):
+        replay(edit(record, 0, board=[2] * 16))
+
+
+def test_illegal_direction_is_named(record: list[str]) -> None:
+    # Find a move with an illegal direction on its board: put that direction there.
+    cells = json.loads(record[0])["board"]
+    for index in range(1, len(record) - 1):
+        obj = json.loads(record[index])
+        for direction in reference.DIRECTIONS:
+            if reference.move(cells, direction)[0] == cells:
+                bad = edit(record, index, dir=direction)
+                with pytest.raises(RecordError, match=f"line {index + 1}: move {index}: {direction} is not a legal move"):
+                    replay(bad)
+                return
+        cells, _ = reference.move(cells, obj["dir"])
+        cells[obj["spawn"]["cell"]] = obj["spawn"]["value"]
+    raise AssertionError("no illegal direction found in the whole game")
+
+
+def test_replay_command_exit_codes(record: list[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(edit(record, 3, gain=12345)))
+    result = CliRunner().invoke(cli, ["replay", str(bad)])
+    assert result.exit_code == 1 and "line 4: move 3" in result.output
+    result = CliRunner().invoke(cli, ["replay", str(tmp_path / "missing.jsonl")])
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    result = CliRunner().invoke(cli, ["replay", str(binary)])
+    assert result.exit_code == 1 and "not JSON" in result.output
