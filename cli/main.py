@@ -14,6 +14,7 @@ import sys
 import click
 
 from solve2048 import __version__
+from solve2048.cli.batch import batch, stats_command
 from solve2048.cli.bench import bench
 from solve2048.cli.hint import hint
 from solve2048.cli.play import play
@@ -56,3 +57,5 @@ cli.add_command(hint)
 cli.add_command(play)
 cli.add_command(replay)
 cli.add_command(bench)
+cli.add_command(batch)
+cli.add_command(stats_command, name="stats")

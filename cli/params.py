@@ -11,6 +11,12 @@ from solve2048 import Board, InvalidBoardError
 from solve2048.engine import MAX_DEPTH
 
 
+class InputError(click.ClickException):
+    """Bad input that is not an option value (a results file, a record): exit code 2."""
+
+    exit_code = 2
+
+
 class BoardParam(click.ParamType):
     """A board in any notation Board.parse reads; "-" reads it from standard input."""
 

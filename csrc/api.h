@@ -79,6 +79,10 @@ void s2048_searcher_free(s2048_searcher *s);
 /* Forgets every stored position (O(1): bumps a generation counter). */
 void s2048_searcher_clear(s2048_searcher *s);
 size_t s2048_searcher_tt_entries(const s2048_searcher *s);
+/* The table's hit rule: 0 (the default) only a value searched to the same
+ * depth, which never changes a value without pruning; 1 also a value searched
+ * deeper, which plays stronger but makes values depend on the search order. */
+void s2048_searcher_set_reuse_deeper(s2048_searcher *s, int on);
 
 /* The depth that depth "auto" means for this board. */
 int s2048_auto_depth(uint64_t board);

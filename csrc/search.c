@@ -109,7 +109,7 @@ static double max_node(search_state *st, board_t b, int remaining, double prob)
     /* Step 2. Start loading the table lines of all children at once. */
     if (remaining <= st->tt_top)
         for (int dir = 0; dir < 4; dir++)
-            if (mask >> dir & 1) tt_prefetch(st->tt, moved[dir], remaining);
+            if (mask >> dir & 1) tt_prefetch(st->tt, moved[dir]);
     /* Step 3. The best child. */
     for (int dir = 0; dir < 4; dir++) {
         if (!(mask >> dir & 1)) continue;
@@ -196,6 +196,8 @@ void s2048_searcher_free(s2048_searcher *s)
 }
 
 void s2048_searcher_clear(s2048_searcher *s) { tt_clear(&s->tt); }
+
+void s2048_searcher_set_reuse_deeper(s2048_searcher *s, int on) { s->tt.reuse_deeper = on != 0; }
 
 size_t s2048_searcher_tt_entries(const s2048_searcher *s)
 {

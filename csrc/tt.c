@@ -13,6 +13,7 @@ int tt_init(tt_table *t, size_t bytes)
     t->memory = NULL;
     t->mask = 0;
     t->shift = 63;
+    t->reuse_deeper = 0;
     t->generation = 1;
     if (bytes < sizeof(tt_bucket)) return 0;
     size_t count = 1;

@@ -101,15 +101,18 @@ def _cells_from_json(stripped: str, text: str) -> list[object]:
     if not isinstance(data, list):
         raise InvalidBoardError(f"expected an array of 16 values or 4 rows of 4 in {_quote(text)}")
     if data and all(isinstance(row, list) for row in data):
-        if len(data) != 4:
-            raise InvalidBoardError(f"expected 4 rows, got {len(data)} in {_quote(text)}")
-        for r, row in enumerate(data):
-            if len(row) != 4:
-                raise InvalidBoardError(
-                    f"row {r + 1}: expected 4 cells, got {len(row)} in {_quote(text)}"
-                )
+        _check_grid(data, text)
         return [v for row in data for v in row]
     return list(data)
+
+
+def _check_grid(rows: list[list], text: str) -> None:
+    """Raises unless there are 4 rows of 4 cells."""
+    if len(rows) != 4:
+        raise InvalidBoardError(f"expected 4 rows, got {len(rows)} in {_quote(text)}")
+    for r, row in enumerate(rows):
+        if len(row) != 4:
+            raise InvalidBoardError(f"row {r + 1}: expected 4 cells, got {len(row)} in {_quote(text)}")
 
 
 def _cells_from_text(stripped: str, text: str) -> list[object]:
@@ -119,13 +122,7 @@ def _cells_from_text(stripped: str, text: str) -> list[object]:
         raise InvalidBoardError(f"expected 16 cells, got an empty board in {_quote(text)}")
     tokens_by_row = [[t for t in CELL_SEPARATORS.split(row) if t] for row in rows]
     if len(rows) > 1:
-        if len(rows) != 4:
-            raise InvalidBoardError(f"expected 4 rows, got {len(rows)} in {_quote(text)}")
-        for r, tokens in enumerate(tokens_by_row):
-            if len(tokens) != 4:
-                raise InvalidBoardError(
-                    f"row {r + 1}: expected 4 cells, got {len(tokens)} in {_quote(text)}"
-                )
+        _check_grid(tokens_by_row, text)
     tokens = [t for row in tokens_by_row for t in row]
     if len(tokens) != 16:
         raise InvalidBoardError(f"expected 16 cells, got {len(tokens)} in {_quote(text)}")

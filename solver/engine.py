@@ -85,17 +85,36 @@ def move_batch(boards: np.ndarray, direction: int | str) -> tuple[np.ndarray, np
 # ---- heuristic ---------------------------------------------------------------
 
 
+def _c_default_weights() -> dict[str, float]:
+    """The default weights, kept in one place: csrc/evaluate.c."""
+    w = ffi.new("s2048_weights *")
+    lib.s2048_default_weights(w)
+    names = ("lost_penalty", "empty_weight", "merges_weight", "mono_power", "mono_weight",
+             "sum_power", "sum_weight")
+    return {name: float(getattr(w, name)) for name in names}
+
+
+_C_WEIGHTS = _c_default_weights()
+
+
 @dataclass(frozen=True)
 class Weights:
-    """The heuristic's weights (defaults: the published terms of nneonneo/2048-ai)."""
+    """The heuristic's weights: the terms published with nneonneo/2048-ai, with
+    empty_weight (was 270) and mono_weight (was 47) retuned on paired seeds by
+    bench/tune_weights.py. ``Weights.published()`` gives the original set."""
 
-    lost_penalty: float = 200000.0
-    empty_weight: float = 270.0
-    merges_weight: float = 700.0
-    mono_power: float = 4.0
-    mono_weight: float = 47.0
-    sum_power: float = 3.5
-    sum_weight: float = 11.0
+    lost_penalty: float = _C_WEIGHTS["lost_penalty"]
+    empty_weight: float = _C_WEIGHTS["empty_weight"]
+    merges_weight: float = _C_WEIGHTS["merges_weight"]
+    mono_power: float = _C_WEIGHTS["mono_power"]
+    mono_weight: float = _C_WEIGHTS["mono_weight"]
+    sum_power: float = _C_WEIGHTS["sum_power"]
+    sum_weight: float = _C_WEIGHTS["sum_weight"]
+
+    @classmethod
+    def published(cls) -> Weights:
+        """The weights as nneonneo/2048-ai publishes them."""
+        return cls(empty_weight=270.0, mono_weight=47.0)
 
 
 class Evaluator:
@@ -150,9 +169,14 @@ class RawResult(NamedTuple):
 
 
 class Searcher:
-    """A search context: owns a transposition table. Use one per thread."""
+    """A search context: owns a transposition table. Use one per thread.
 
-    def __init__(self, tt_mb: float = DEFAULT_TT_MB) -> None:
+    ``reuse_deeper`` (the default) lets the table answer with a value searched
+    deeper than asked, which plays stronger; False keeps only same-depth values,
+    which never change a result of a search without pruning.
+    """
+
+    def __init__(self, tt_mb: float = DEFAULT_TT_MB, reuse_deeper: bool = True) -> None:
         if tt_mb < 0:
             raise ValueError(f"expected a table size >= 0 MB, got {tt_mb}")
         handle = lib.s2048_searcher_new(int(tt_mb * 1024 * 1024))
@@ -160,6 +184,8 @@ class Searcher:
             raise MemoryError(f"could not allocate a {tt_mb} MB transposition table")
         self._handle = ffi.gc(handle, lib.s2048_searcher_free)
         self._result = ffi.new("s2048_result *")
+        lib.s2048_searcher_set_reuse_deeper(self._handle, int(reuse_deeper))
+        self.reuse_deeper = reuse_deeper
 
     @property
     def tt_entries(self) -> int:

@@ -79,7 +79,7 @@ def test_search_matches_oracle_without_pruning() -> None:
 
 
 def test_cache_never_changes_values_without_pruning() -> None:
-    cached = Searcher(tt_mb=8)
+    cached = Searcher(tt_mb=8, reuse_deeper=False)
     hits = 0
     for board in game_like_boards(55, 40, 0.5):
         for depth in (2, 3, 4):
@@ -93,7 +93,7 @@ def test_cache_never_changes_values_without_pruning() -> None:
 
 def test_tiny_cache_still_gives_same_values() -> None:
     # Constant replacement in a table of a few entries must not corrupt values.
-    tiny = Searcher(tt_mb=0.001)
+    tiny = Searcher(tt_mb=0.001, reuse_deeper=False)
     assert tiny.tt_entries > 0
     for board in game_like_boards(66, 20, 0.5):
         a = analyze(board, depth=3, prune=0.0, searcher=tiny)
@@ -107,3 +107,21 @@ def test_overflowing_merge_is_not_played_by_search() -> None:
     assert result.values[Move.LEFT] is None and result.values[Move.RIGHT] is None
     assert result.best is None
     assert expectimax(list(board.cells), 2).values["left"] is None
+
+
+def test_reuse_deeper_is_deterministic_and_uses_the_table_more() -> None:
+    exact, deeper = Searcher(reuse_deeper=False), Searcher(reuse_deeper=True)
+    hits_exact = hits_deeper = 0
+    for board in game_like_boards(77, 30, 0.4):
+        a = analyze(board, depth=4, searcher=deeper)
+        b = analyze(board, depth=4, searcher=deeper)
+        assert a.values == b.values and a.nodes == b.nodes
+        hits_deeper += a.cache_hits
+        hits_exact += analyze(board, depth=4, searcher=exact).cache_hits
+    assert hits_deeper > hits_exact
+
+
+def test_published_weights_are_available() -> None:
+    published = Weights.published()
+    assert (published.empty_weight, published.mono_weight) == (270.0, 47.0)
+    assert Evaluator(published).board(0) == heuristic([0] * 16, published)

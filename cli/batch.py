@@ -1,0 +1,168 @@
+"""``solve2048 batch`` and ``solve2048 stats``: many games and their statistics."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from solve2048 import results as results_file
+from solve2048 import stats
+from solve2048.batch import BatchError, Settings, default_jobs, run_cluster, run_local
+from solve2048.cli.params import DEPTH, SEED, TIME_MS, InputError
+from solve2048.cli.plot import write_plot
+from solve2048.cli.summary import compare_text, summary_text
+
+EXIT_INTERRUPTED = 130
+EXIT_FAILED = 1
+
+
+class Progress:
+    """A one-line progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+        self.score_sum = 0
+        self.start = time.perf_counter()
+        self.enabled = sys.stderr.isatty() and total > 0
+
+    def add(self, rows: list[dict]) -> None:
+        self.done += len(rows)
+        self.score_sum += sum(r["score"] for r in rows)
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.start
+        eta = elapsed / self.done * (self.total - self.done)
+        filled = int(30 * self.done / self.total)
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done:,}/{self.total:,} games"
+            f" · ETA {_clock(eta)} · mean score {self.score_sum / self.done:,.0f}\x1b[K"
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 3600}h{seconds // 60 % 60:02d}m" if seconds >= 3600 else f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+def _load(path: str, repair: bool) -> list[dict]:
+    try:
+        loaded = results_file.load(path, repair=repair)
+    except results_file.ResultsFileError as error:
+        raise InputError(str(error)) from None
+    except OSError as error:
+        raise click.FileError(path, hint=error.strerror or str(error)) from None
+    if loaded.repaired:
+        click.echo(f"solve2048: warning: {loaded.repaired}", err=True)
+    return loaded.rows
+
+
+@click.command()
+@click.option("-n", "--games", type=click.IntRange(1, 10**9), required=True, help="Number of games.")
+@click.option("-d", "--depth", type=DEPTH, default="auto", show_default=True, help="Search depth, or 'auto'.")
+@click.option("-t", "--time", "time_ms", type=TIME_MS, default=None, help="Time per move in ms (games do not repeat exactly).")
+@click.option("-s", "--seed", type=SEED, default=0, show_default=True, help="Game i uses seed SEED + i.")
+@click.option("-j", "--jobs", type=click.IntRange(1, 4096), default=None, help="Worker processes [default: all cores].")
+@click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="Append one line per finished game; an existing file is resumed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Write reach rates and the score distribution to this PNG (needs matplotlib).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on a Dask distributed cluster, e.g. tcp://10.0.0.5:8786 (needs the cluster extra).")
+def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, scheduler) -> None:
+    """Play many seeded games and print the statistics the field publishes.
+
+    With --out, every finished game is written at once; running the same command
+    again resumes, playing only the seeds not yet in the file. Ctrl-C keeps every
+    finished game (exit code 130).
+    """
+    if seed + games - 1 > (1 << 64) - 1:
+        raise click.BadParameter("seed + games must stay below 2**64", param_hint="'--seed'")
+    rows = _load(out_path, repair=True) if out_path else []
+    other = sorted({str(r.get("depth")) for r in rows} - {str(depth)})
+    if other:
+        raise InputError(f"{out_path} holds games at depth {', '.join(other)}; this run is depth {depth}")
+    done = {r["seed"] for r in rows}
+    todo = [s for s in range(seed, seed + games) if s not in done]
+    if done and not as_json:
+        click.echo(f"resuming {out_path}: {len(done):,} games done, {len(todo):,} to play", err=True)
+
+    out = open(out_path, "a", encoding="utf-8") if out_path else None
+    progress = Progress(len(todo))
+    new_rows: list[dict] = []
+
+    def on_rows(chunk: list[dict]) -> None:
+        for row in chunk:
+            if out:
+                results_file.append_row(out, row)
+            new_rows.append(row)
+        progress.add(chunk)
+
+    settings = Settings(depth=depth, time_ms=time_ms)
+    interrupted = False
+    try:
+        if scheduler:
+            run_cluster(todo, settings, scheduler, on_rows)
+        else:
+            run_local(todo, settings, jobs or default_jobs(), on_rows)
+    except KeyboardInterrupt:
+        interrupted = True
+    except BatchError as error:
+        progress.close()
+        click.echo(f"solve2048: error: {error}", err=True)
+        sys.exit(EXIT_FAILED)
+    finally:
+        progress.close()
+        if out:
+            out.close()
+
+    everything = rows + new_rows
+    summary = stats.summarize(everything, depth=depth, seed=seed)
+    if as_json:
+        click.echo(json.dumps(summary))
+    else:
+        click.echo(summary_text(summary))
+        if interrupted:
+            click.echo(f"interrupted: {len(new_rows):,} new games kept" + (f" in {out_path}" if out_path else ""))
+    if plot_path and everything:
+        write_plot(plot_path, summary, [r["score"] for r in everything])
+    if interrupted:
+        sys.exit(EXIT_INTERRUPTED)
+
+
+@click.command()
+@click.argument("path", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option("--compare", nargs=2, type=click.Path(exists=True, dir_okay=False), metavar="A.jsonl B.jsonl",
+              help="Put two results files side by side, with the difference and its significance.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Write reach rates and the score distribution of PATH to this PNG.")
+def stats_command(path, compare, as_json, plot_path) -> None:
+    """Summary of an existing results file (from batch --out)."""
+    if compare:
+        a, b = (_load(p, repair=False) for p in compare)
+        if not a or not b:
+            raise InputError("both files must hold at least one game")
+        result = stats.compare(a, b)
+        click.echo(json.dumps(result) if as_json else compare_text(result, *compare))
+        return
+    if not path:
+        raise click.UsageError("give a results file, or --compare A.jsonl B.jsonl")
+    rows = _load(path, repair=False)
+    if not rows:
+        raise InputError(f"{path} holds no games")
+    depths = {r.get("depth") for r in rows}
+    summary = stats.summarize(rows, depth=depths.pop() if len(depths) == 1 else None,
+                              seed=min(r["seed"] for r in rows))
+    click.echo(json.dumps(summary) if as_json else summary_text(summary))
+    if plot_path:
+        write_plot(plot_path, summary, [r["score"] for r in rows])

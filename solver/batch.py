@@ -1,0 +1,156 @@
+"""Many games at once: local worker processes or a Dask cluster, streamed back.
+
+Game i of a batch uses seed S + i, so any game can be replayed alone with
+``solve2048 play --seed S+i``. Games are sent out in chunks sized to take about
+CHUNK_SECONDS each (one game a chunk when games are slow), results come back as
+chunks finish, and the caller writes each one before the next arrives.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import signal
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from solve2048.game import GameResult, play_game
+from solve2048.search import Depth
+
+CHUNK_SECONDS = 0.25
+MAX_CHUNK = 256
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every game of a batch is played with."""
+
+    depth: Depth = "auto"
+    time_ms: float | None = None
+
+
+class BatchError(RuntimeError):
+    """The batch could not go on (a worker died, the cluster failed)."""
+
+
+def game_row(result: GameResult) -> dict:
+    """One line of a results file."""
+    return {
+        "seed": result.seed,
+        "depth": result.depth,
+        "score": result.score,
+        "max_tile": result.max_tile,
+        "moves": result.moves,
+        "won": result.won,
+        "won_at_move": result.won_at_move,
+        "seconds": result.seconds,
+    }
+
+
+def play_seeds(seeds: list[int], settings: Settings) -> list[dict]:
+    """Plays one game per seed; the unit of work sent to a worker."""
+    return [game_row(play_game(seed, settings.depth, time_ms=settings.time_ms)) for seed in seeds]
+
+
+def _ignore_sigint() -> None:
+    # Workers leave Ctrl-C to the parent, which stops them and keeps what is done.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _ChunkPlanner:
+    """Hands out seeds in chunks sized from the average time of finished games."""
+
+    def __init__(self, seeds: Iterable[int]) -> None:
+        self.pending = list(seeds)
+        self.games = 0
+        self.seconds = 0.0
+
+    def record(self, rows: list[dict]) -> None:
+        self.games += len(rows)
+        self.seconds += sum(r["seconds"] for r in rows)
+
+    def next_chunk(self) -> list[int]:
+        if self.games == 0:
+            size = 1
+        else:
+            per_game = max(self.seconds / self.games, 1e-6)
+            size = max(1, min(MAX_CHUNK, int(CHUNK_SECONDS / per_game)))
+        chunk, self.pending = self.pending[:size], self.pending[size:]
+        return chunk
+
+
+def run_local(seeds: Iterable[int], settings: Settings, jobs: int,
+              on_rows: Callable[[list[dict]], None]) -> None:
+    """Plays the seeds on ``jobs`` local worker processes; calls ``on_rows`` with
+    each finished chunk, in the parent, as soon as it is back."""
+    planner = _ChunkPlanner(seeds)
+    executor = cf.ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    in_flight: set[cf.Future] = set()
+    try:
+        while planner.pending or in_flight:
+            while planner.pending and len(in_flight) < 2 * jobs:
+                in_flight.add(executor.submit(play_seeds, planner.next_chunk(), settings))
+            done, in_flight = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                try:
+                    rows = future.result()
+                except cf.process.BrokenProcessPool:
+                    raise BatchError(
+                        "a worker process died; the finished games are saved, "
+                        "run the same command again to play the rest"
+                    ) from None
+                planner.record(rows)
+                on_rows(rows)
+    except BaseException:
+        _stop_workers(executor)
+        raise
+    executor.shutdown(wait=True)
+
+
+def _stop_workers(executor: cf.ProcessPoolExecutor) -> None:
+    """Stops a local pool at once: its games in progress are abandoned."""
+    processes = list(getattr(executor, "_processes", {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+
+
+def run_cluster(seeds: Iterable[int], settings: Settings, address: str,
+                on_rows: Callable[[list[dict]], None]) -> None:
+    """Plays the seeds on an existing Dask distributed cluster at ``address``.
+    Workers must have solve2048 installed. Needs the ``cluster`` extra."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise BatchError("--scheduler needs Dask: pip install 'solve2048[cluster]'") from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as error:
+        raise BatchError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    planner = _ChunkPlanner(seeds)
+    try:
+        workers = max(1, sum(client.nthreads().values()))
+        futures = as_completed()
+        for _ in range(2 * workers):
+            if planner.pending:
+                futures.add(client.submit(play_seeds, planner.next_chunk(), settings, pure=False))
+        for future in futures:
+            rows = future.result()
+            planner.record(rows)
+            on_rows(rows)
+            if planner.pending:
+                futures.add(client.submit(play_seeds, planner.next_chunk(), settings, pure=False))
+    finally:
+        client.close()
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def now() -> float:
+    return time.perf_counter()

@@ -1,0 +1,100 @@
+"""Summary statistics of many games: the figures 2048 AIs are compared by.
+
+Pure functions on result rows (dicts with at least score, max_tile, moves,
+seconds); no I/O here.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+
+FIRST_REACH_TILE = 2048
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def reach_tiles(rows: Sequence[dict]) -> list[int]:
+    """2048, 4096, ... up to the largest tile any game reached (at least 2048)."""
+    top = max([FIRST_REACH_TILE] + [int(r["max_tile"]) for r in rows])
+    tiles = []
+    tile = FIRST_REACH_TILE
+    while tile <= top:
+        tiles.append(tile)
+        tile *= 2
+    return tiles
+
+
+def summarize(rows: Sequence[dict], depth: object = None, seed: object = None) -> dict:
+    """The stable summary of ``solve2048 batch --json`` and ``stats --json``."""
+    n = len(rows)
+    scores = [int(r["score"]) for r in rows]
+    moves = sum(int(r["moves"]) for r in rows)
+    seconds = sum(float(r["seconds"]) for r in rows)
+    reach: dict[str, float] = {}
+    reach_ci: dict[str, list[float]] = {}
+    for tile in reach_tiles(rows):
+        hits = sum(int(r["max_tile"]) >= tile for r in rows)
+        reach[str(tile)] = hits / n if n else 0.0
+        reach_ci[str(tile)] = list(wilson_interval(hits, n))
+    return {
+        "games": n,
+        "depth": depth,
+        "seed": seed,
+        "score": {
+            "mean": statistics.fmean(scores) if n else 0.0,
+            "median": statistics.median(scores) if n else 0.0,
+            "std": statistics.stdev(scores) if n > 1 else 0.0,
+            "min": min(scores) if n else 0,
+            "max": max(scores) if n else 0,
+        },
+        "reach": reach,
+        "reach_ci": reach_ci,
+        "moves": moves,
+        "seconds": seconds,
+        "moves_per_second": moves / seconds if seconds > 0 else 0.0,
+    }
+
+
+def normal_two_sided_p(z: float) -> float:
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def compare(a: Sequence[dict], b: Sequence[dict]) -> dict:
+    """B minus A: the difference of mean scores (Welch's z) and of each reach rate
+    (two-proportion z test), with two-sided p-values; significant means p < 0.05."""
+    sa, sb = summarize(a), summarize(b)
+    na, nb = sa["games"], sb["games"]
+    se = math.sqrt(sa["score"]["std"] ** 2 / max(na, 1) + sb["score"]["std"] ** 2 / max(nb, 1))
+    diff = sb["score"]["mean"] - sa["score"]["mean"]
+    p_score = normal_two_sided_p(diff / se) if se > 0 else (1.0 if diff == 0 else 0.0)
+    reach = {}
+    for tile in reach_tiles(list(a) + list(b)):
+        key = str(tile)
+        ha = sum(int(r["max_tile"]) >= tile for r in a)
+        hb = sum(int(r["max_tile"]) >= tile for r in b)
+        pa, pb = ha / max(na, 1), hb / max(nb, 1)
+        pooled = (ha + hb) / max(na + nb, 1)
+        se_p = math.sqrt(pooled * (1 - pooled) * (1 / max(na, 1) + 1 / max(nb, 1)))
+        p = normal_two_sided_p((pb - pa) / se_p) if se_p > 0 else 1.0
+        reach[key] = {"a": pa, "b": pb, "diff": pb - pa, "p": p, "significant": p < 0.05}
+    return {
+        "a": sa,
+        "b": sb,
+        "score_diff": diff,
+        "score_diff_se": se,
+        "score_p": p_score,
+        "score_significant": p_score < 0.05,
+        "reach": reach,
+    }

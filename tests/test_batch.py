@@ -1,0 +1,153 @@
+"""solve2048 batch: resume, torn lines, interrupts, jobs and clusters agree."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solve2048.batch import Settings, play_seeds, run_cluster, run_local
+from solve2048.cli.main import cli
+from solve2048.game import play_game
+from solve2048.results import load
+
+BATCH = [sys.executable, "-m", "solve2048.cli", "batch"]
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, ["batch", *args])
+
+
+def test_json_shape_and_seeds(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    result = invoke("-n", "12", "-d", "1", "-s", "100", "-j", "2", "-o", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) == {"games", "depth", "seed", "score", "reach", "reach_ci", "moves", "seconds", "moves_per_second"}
+    assert set(data["score"]) == {"mean", "median", "std", "min", "max"}
+    rows = load(str(out)).rows
+    assert sorted(r["seed"] for r in rows) == list(range(100, 112))
+    # Game i of the batch is the game `play --seed S+i` plays.
+    alone = play_game(105, 1)
+    assert next(r for r in rows if r["seed"] == 105)["score"] == alone.score
+
+
+def test_jobs_1_and_2_give_identical_games() -> None:
+    one, two = [], []
+    run_local(range(20), Settings(depth=2), 1, one.extend)
+    run_local(range(20), Settings(depth=2), 2, two.extend)
+    strip = lambda rows: sorted((r["seed"], r["score"], r["moves"], r["max_tile"]) for r in rows)  # noqa: E731
+    assert strip(one) == strip(two) and len(one) == 20
+
+
+def test_resume_plays_only_missing_seeds(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert invoke("-n", "5", "-d", "1", "-o", str(out)).exit_code == 0
+    result = invoke("-n", "9", "-d", "1", "-o", str(out))
+    assert "5 games done, 4 to play" in result.output
+    seeds = [r["seed"] for r in load(str(out)).rows]
+    assert sorted(seeds) == list(range(9))
+
+
+def test_torn_last_line_is_removed_with_one_warning(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert invoke("-n", "4", "-d", "1", "-o", str(out)).exit_code == 0
+    with out.open("a") as f:
+        f.write('{"seed": 4, "depth": 1, "sco')
+    result = invoke("-n", "6", "-d", "1", "-o", str(out), "--json")
+    assert result.exit_code == 0
+    warnings = [line for line in result.output.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and "line 5 was cut off" in warnings[0]
+    rows = load(str(out)).rows
+    assert sorted(r["seed"] for r in rows) == list(range(6))
+
+
+def test_corrupt_middle_line_is_an_error_and_the_file_is_kept(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"seed": 0, "depth": 1, "score": 5, "max_tile": 8, "moves": 3, "seconds": 0.1}\nnot json\n')
+    before = out.read_bytes()
+    result = invoke("-n", "3", "-d", "1", "-o", str(out))
+    assert result.exit_code == 2 and "line 2 is not a game result" in result.output
+    assert out.read_bytes() == before
+    result = invoke("-n", "3", "-d", "2", "-o", str(tmp_path / "x.jsonl"))
+    assert result.exit_code == 0
+    result = invoke("-n", "3", "-d", "3", "-o", str(tmp_path / "x.jsonl"))
+    assert result.exit_code == 2 and "depth 2" in result.output
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGKILL, -signal.SIGKILL)])
+def test_interrupted_batch_resumes_without_loss_or_duplicates(tmp_path: Path, sig, code) -> None:
+    out = tmp_path / "r.jsonl"
+    proc = subprocess.Popen([*BATCH, "-n", "400", "-d", "3", "-j", "2", "-o", str(out), "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
+        time.sleep(0.05)
+    if sig == signal.SIGKILL:
+        os.killpg(proc.pid, sig)  # the parent and its workers, mid-write or not
+    else:
+        proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err
+    kept = load(str(out), repair=False).rows
+    assert 3 <= len(kept) < 400
+    result = subprocess.run([*BATCH, "-n", "12", "-d", "3", "-o", str(out), "--json"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    seeds = [r["seed"] for r in load(str(out)).rows]
+    assert len(seeds) == len(set(seeds))                      # nothing twice
+    assert set(range(12)) <= set(seeds)                       # nothing lost
+    assert json.loads(result.stdout)["games"] == len(seeds)   # the summary covers the file
+
+
+def test_killed_worker_is_reported_and_games_kept(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    proc = subprocess.Popen([*BATCH, "-n", "400", "-d", "3", "-j", "2", "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
+        time.sleep(0.05)
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert children, "no worker processes found"
+    os.kill(int(children[-1]), signal.SIGKILL)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and "worker process died" in err, err
+    assert len(load(str(out)).rows) >= 3
+
+
+def test_cluster_run_matches_local_run() -> None:
+    import distributed
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, host="127.0.0.1") as cluster:
+        remote: list[dict] = []
+        run_cluster(range(50, 60), Settings(depth=2), cluster.scheduler_address, remote.extend)
+    local = play_seeds(list(range(50, 60)), Settings(depth=2))
+    strip = lambda rows: sorted((r["seed"], r["score"], r["moves"], r["max_tile"]) for r in rows)  # noqa: E731
+    assert strip(remote) == strip(local)
+
+
+def test_unreachable_scheduler_is_one_line() -> None:
+    result = invoke("-n", "2", "-d", "1", "--scheduler", "tcp://127.0.0.1:1")
+    assert result.exit_code == 1 and "cannot reach the Dask scheduler" in result.output
+
+
+def test_stats_command(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert invoke("-n", "6", "-d", "1", "-o", str(a)).exit_code == 0
+    assert invoke("-n", "6", "-d", "2", "-o", str(b)).exit_code == 0
+    result = CliRunner().invoke(cli, ["stats", str(a), "--json"])
+    assert json.loads(result.output)["games"] == 6
+    result = CliRunner().invoke(cli, ["stats", "--compare", str(a), str(b)])
+    assert result.exit_code == 0 and "mean score" in result.output and "B - A" in result.output
+    png = tmp_path / "p.png"
+    assert CliRunner().invoke(cli, ["stats", str(b), "--plot", str(png)]).exit_code == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

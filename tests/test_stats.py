@@ -1,0 +1,52 @@
+"""Summary maths on hand-made results."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from solve2048.stats import compare, summarize, wilson_interval
+
+
+def row(seed: int, score: int, max_tile: int, moves: int = 100, seconds: float = 0.5) -> dict:
+    return {"seed": seed, "score": score, "max_tile": max_tile, "moves": moves, "seconds": seconds}
+
+
+ROWS = [row(0, 10_000, 1024), row(1, 20_000, 2048), row(2, 30_000, 2048), row(3, 60_000, 4096)]
+
+
+def test_summary_figures() -> None:
+    s = summarize(ROWS, depth=3, seed=0)
+    assert s["games"] == 4 and s["depth"] == 3 and s["seed"] == 0
+    assert s["score"] == {"mean": 30_000, "median": 25_000,
+                          "std": pytest.approx(math.sqrt((400 + 100 + 0 + 900) / 3) * 1000),
+                          "min": 10_000, "max": 60_000}
+    assert s["reach"] == {"2048": 0.75, "4096": 0.25}
+    assert s["moves"] == 400 and s["seconds"] == 2.0 and s["moves_per_second"] == 200.0
+
+
+def test_reach_lists_every_tile_up_to_the_largest() -> None:
+    s = summarize([row(0, 1, 32768), row(1, 1, 512)])
+    assert list(s["reach"]) == ["2048", "4096", "8192", "16384", "32768"]
+    assert all(v == 0.5 for v in s["reach"].values())
+    assert list(summarize([row(0, 1, 256)])["reach"]) == ["2048"]
+
+
+def test_wilson_interval_known_values() -> None:
+    # Wilson 95% for 8/10: (0.4902, 0.9433); for 0/10: (0, 0.2775); for 50/100: (0.4038, 0.5962).
+    for (k, n), (lo, hi) in {(8, 10): (0.4902, 0.9433), (0, 10): (0.0, 0.2775), (50, 100): (0.4038, 0.5962)}.items():
+        got = wilson_interval(k, n)
+        assert got[0] == pytest.approx(lo, abs=1e-4) and got[1] == pytest.approx(hi, abs=1e-4)
+    assert summarize(ROWS)["reach_ci"]["2048"] == list(wilson_interval(3, 4))
+
+
+def test_compare_flags_only_real_differences() -> None:
+    weak = [row(i, 20_000 + (i % 7) * 100, 1024 if i % 2 else 2048) for i in range(200)]
+    strong = [row(i, 40_000 + (i % 7) * 100, 4096) for i in range(200)]
+    c = compare(weak, strong)
+    assert c["score_diff"] == pytest.approx(20_000) and c["score_significant"]
+    assert c["reach"]["2048"]["significant"] and c["reach"]["2048"]["diff"] == pytest.approx(0.5)
+    same = compare(weak, weak)
+    assert not same["score_significant"] and same["score_p"] == 1.0
+    assert not any(r["significant"] for r in same["reach"].values())
