@@ -16,6 +16,7 @@ import click
 from solve2048 import __version__
 from solve2048.cli.batch import batch, stats_command
 from solve2048.cli.bench import bench
+from solve2048.cli.game import game
 from solve2048.cli.hint import hint
 from solve2048.cli.play import play
 from solve2048.cli.replay import replay
@@ -57,5 +58,6 @@ cli.add_command(hint)
 cli.add_command(play)
 cli.add_command(replay)
 cli.add_command(bench)
+cli.add_command(game)
 cli.add_command(batch)
 cli.add_command(stats_command, name="stats")

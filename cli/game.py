@@ -1,0 +1,228 @@
+"""``solve2048 game``: the full game of the rulebook in the terminal (curses),
+with the solver at hand for a hint or to play on its own."""
+
+from __future__ import annotations
+
+import curses
+import secrets
+
+import click
+
+from solve2048.cli.params import SEED
+from solve2048.moves import Move
+from solve2048.search import analyze
+from solve2048.session import SaveStore, Session
+
+CELL_W, CELL_H = 8, 3
+BOARD_W, BOARD_H = 4 * CELL_W, 4 * CELL_H
+MIN_W, MIN_H = BOARD_W + 4, BOARD_H + 7
+HINT_TIME_MS = 300  # iterative deepening keeps a hint under a third of a second
+
+MOVE_KEYS = {
+    curses.KEY_UP: Move.UP, curses.KEY_DOWN: Move.DOWN,
+    curses.KEY_LEFT: Move.LEFT, curses.KEY_RIGHT: Move.RIGHT,
+    ord("w"): Move.UP, ord("s"): Move.DOWN, ord("a"): None, ord("d"): Move.RIGHT,
+    ord("k"): Move.UP, ord("j"): Move.DOWN, ord("l"): Move.RIGHT,
+}
+# 'a' is autoplay and 'h' the hint, as the rulebook's keys say; left is the arrow key.
+del MOVE_KEYS[ord("a")]
+HELP = "arrows/wsd/jkl move · h hint · a autoplay · n new · q quit"
+
+# Tile colours of the original game (256-colour terminals): (background, foreground).
+PALETTE = {0: (250, 250), 2: (255, 238), 4: (230, 238), 8: (216, 255), 16: (209, 255),
+           32: (203, 255), 64: (196, 255), 128: (229, 238), 256: (228, 238), 512: (227, 238),
+           1024: (226, 238), 2048: (220, 238)}
+BASIC = {0: curses.COLOR_WHITE, 2: curses.COLOR_WHITE, 4: curses.COLOR_YELLOW, 8: curses.COLOR_RED,
+         16: curses.COLOR_RED, 32: curses.COLOR_MAGENTA, 64: curses.COLOR_MAGENTA,
+         128: curses.COLOR_YELLOW, 256: curses.COLOR_YELLOW, 512: curses.COLOR_GREEN,
+         1024: curses.COLOR_GREEN, 2048: curses.COLOR_CYAN}
+
+
+class GameScreen:
+    """Draws a Session and turns keys into its actions."""
+
+    def __init__(self, screen, store: SaveStore, session: Session, message: str = "") -> None:
+        self.screen = screen
+        self.store = store
+        self.session = session
+        self.message = message
+        self.autoplay = False
+        self.confirm_new = False
+        self.quit = False
+        self.colours = self._init_colours()
+
+    # ---- drawing -----------------------------------------------------------------------
+
+    def _init_colours(self) -> dict[int, int]:
+        pairs: dict[int, int] = {}
+        try:
+            curses.start_color()
+            curses.use_default_colors()
+        except curses.error:
+            return pairs
+        rich = curses.COLORS >= 256
+        for index, tile in enumerate(PALETTE, start=1):
+            bg, fg = PALETTE[tile] if rich else (BASIC[tile], curses.COLOR_BLACK)
+            try:
+                curses.init_pair(index, fg, bg)
+                pairs[tile] = index
+            except curses.error:
+                pass
+        return pairs
+
+    def _tile_attr(self, value: int) -> int:
+        pair = self.colours.get(value if value in PALETTE else 2048)
+        attr = curses.color_pair(pair) if pair else curses.A_REVERSE if value else 0
+        return attr | (curses.A_BOLD if value else 0)
+
+    def draw(self) -> None:
+        s = self.screen
+        s.erase()
+        height, width = s.getmaxyx()
+        if width < MIN_W or height < MIN_H:
+            self._put(0, 0, f"window too small: need {MIN_W}x{MIN_H}, have {width}x{height}")
+            s.refresh()
+            return
+        g = self.session
+        self._put(0, 1, "solve2048", curses.A_BOLD)
+        self._put(1, 1, f"score {g.score:,}   best {g.best_score:,}   moves {g.moves:,}")
+        for r, row in enumerate(g.board.rows):
+            for c, value in enumerate(row):
+                attr = self._tile_attr(value)
+                y, x = 3 + r * CELL_H, 2 + c * CELL_W
+                for line in range(CELL_H):
+                    text = (str(value) if value and line == CELL_H // 2 else "").center(CELL_W - 1)
+                    self._put(y + line, x, text, attr)
+        y = 4 + BOARD_H
+        self._put(y, 1, HELP[: width - 2], curses.A_DIM)
+        self._put(y + 1, 1, self.status()[: width - 2], curses.A_BOLD)
+        s.refresh()
+
+    def _put(self, y: int, x: int, text: str, attr: int = 0) -> None:
+        try:
+            self.screen.addstr(y, x, text, attr)
+        except curses.error:
+            pass  # the bottom-right cell cannot be written; nothing else is lost
+
+    def status(self) -> str:
+        g = self.session
+        if g.show_win_banner:
+            return "You made 2048! c: continue · n: new game"
+        if g.over:
+            return f"Game over: final score {g.score:,}. n: new game · q: quit"
+        if self.confirm_new:
+            return "Start a new game? This one will be lost. y/n"
+        if self.autoplay:
+            return "autoplay: the solver is playing (any key stops it)"
+        return self.message
+
+    # ---- actions ----------------------------------------------------------------------
+
+    def play(self, move: Move) -> None:
+        if self.session.over or self.session.show_win_banner:
+            return
+        if self.session.move(move):
+            self.store.save(self.session)
+            self.message = ""
+        else:
+            self.message = f"{move} does not move anything"
+
+    def hint(self) -> None:
+        if self.session.over:
+            return
+        result = analyze(self.session.board, time_ms=HINT_TIME_MS)
+        if result.best is None:
+            self.message = "hint: no legal move"
+            return
+        best = result.values[result.best]
+        others = ", ".join(f"{m} {v - best:+,.0f}" if v is not None else f"{m} illegal"
+                           for m, v in result.ranked()[1:])
+        self.message = f"hint: {result.best} (depth {result.depth}; {others})"
+
+    def new_game(self, seed: int | None = None) -> None:
+        self.session = Session.new(seed if seed is not None else secrets.randbelow(1 << 32),
+                                   self.session.best_score)
+        self.store.save(self.session)
+        self.confirm_new = False
+        self.message = f"new game, seed {self.session.seed}"
+
+    def autoplay_step(self) -> None:
+        result = analyze(self.session.board, depth="auto")
+        if result.best is None or self.session.show_win_banner:
+            self.autoplay = False
+            return
+        self.play(result.best)
+
+    def key(self, key: int) -> None:
+        """Handles one key press."""
+        if self.autoplay:
+            self.autoplay = False
+            return
+        g = self.session
+        if self.confirm_new:
+            if key in (ord("y"), ord("Y")):
+                self.new_game()
+            else:
+                self.confirm_new = False
+            return
+        if key in (ord("q"), ord("Q")):
+            self.quit = True
+        elif g.show_win_banner:
+            if key in (ord("c"), ord("C")):
+                g.acknowledge_win()
+                self.store.save(g)
+                self.message = "playing on: aim for 4096"
+            elif key in (ord("n"), ord("N")):
+                self.new_game()
+        elif key in (ord("n"), ord("N")):
+            if g.in_progress:
+                self.confirm_new = True
+            else:
+                self.new_game()
+        elif key in (ord("h"), ord("?")):
+            self.hint()
+        elif key == ord("a"):
+            self.autoplay = not g.over
+        elif key in MOVE_KEYS:
+            self.play(MOVE_KEYS[key])
+
+    def run(self) -> None:
+        curses.curs_set(0)
+        self.screen.keypad(True)
+        while not self.quit:
+            self.draw()
+            self.screen.timeout(0 if self.autoplay else -1)
+            key = self.screen.getch()
+            if key == curses.KEY_RESIZE:
+                continue
+            if key == -1:
+                if self.autoplay:
+                    self.autoplay_step()
+                continue
+            self.key(key)
+
+
+def start_session(store: SaveStore, seed: int | None) -> tuple[Session, str]:
+    """The saved game if there is one, else a new game; and a message to show."""
+    best, warning_best = store.load_best()
+    session, warning_game = store.load_game(best)
+    warnings = "; ".join(w for w in (warning_best, warning_game) if w)
+    if session is not None:
+        return session, warnings or "welcome back: your game is restored"
+    session = Session.new(seed if seed is not None else secrets.randbelow(1 << 32), best)
+    return session, warnings or f"new game, seed {session.seed}"
+
+
+@click.command()
+@click.option("-s", "--seed", type=SEED, default=None,
+              help="Seed of a new game (a saved game in progress is restored instead).")
+def game(seed: int | None) -> None:
+    """Play 2048 in the terminal, with the solver's hint (h) and autoplay (a).
+
+    The game is saved after every move and restored on the next start; the best
+    score is kept. Saves live in the user data directory ($SOLVE2048_DATA_DIR to
+    choose another).
+    """
+    store = SaveStore()
+    session, message = start_session(store, seed)
+    curses.wrapper(lambda screen: GameScreen(screen, store, session, message).run())

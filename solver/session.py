@@ -1,0 +1,194 @@
+"""A person's game of 2048, by the rulebook: state, moves, win, game over, saves.
+
+No terminal here: the curses front end (solve2048.cli.game) draws this state and
+feeds it keys, and the tests drive it directly. Spawns come from the seeded
+generator of solve2048.rng, whose state is saved with the game, so a restored
+game goes on exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from solve2048.board import Board, InvalidBoardError
+from solve2048.moves import Move
+from solve2048.rng import MASK64, Rng
+
+WIN_TILE = 2048
+SAVE_VERSION = 1
+DATA_DIR_ENV = "SOLVE2048_DATA_DIR"
+
+
+def data_dir() -> Path:
+    """Where saves live: $SOLVE2048_DATA_DIR, else the platform's user data
+    directory (XDG_DATA_HOME/solve2048 on Linux)."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("solve2048", appauthor=False))
+
+
+@dataclass
+class Session:
+    """One game in progress plus the best score across games."""
+
+    board: Board
+    rng: Rng
+    seed: int
+    score: int = 0
+    moves: int = 0
+    won: bool = False          # a merge has made 2048 in this game
+    win_shown: bool = False    # the win banner has been shown (once per game)
+    best_score: int = 0
+    events: list[str] = field(default_factory=list)
+
+    @classmethod
+    def new(cls, seed: int, best_score: int = 0) -> Session:
+        """A new game: two tiles on random empty cells."""
+        rng = Rng(seed)
+        board = Board()
+        for _ in range(2):
+            cell, value = rng.spawn(list(board.cells))
+            board = board.with_tile(cell, value)
+        return cls(board=board, rng=rng, seed=seed, best_score=best_score)
+
+    @property
+    def over(self) -> bool:
+        return self.board.is_game_over()
+
+    @property
+    def in_progress(self) -> bool:
+        return self.moves > 0 and not self.over
+
+    @property
+    def show_win_banner(self) -> bool:
+        return self.won and not self.win_shown
+
+    def move(self, direction: str | Move) -> bool:
+        """Plays a move. Returns False, changing nothing, when it is invalid."""
+        after, gain = self.board.move(direction)
+        if after == self.board:
+            return False
+        self.score += gain
+        self.moves += 1
+        self.best_score = max(self.best_score, self.score)
+        if not self.won and after.max_tile >= WIN_TILE:
+            self.won = True
+        cell, value = self.rng.spawn(list(after.cells))
+        self.board = after.with_tile(cell, value)
+        return True
+
+    def acknowledge_win(self) -> None:
+        """The player chose to continue: the banner is not shown again this game."""
+        self.win_shown = True
+
+    # ---- saving ------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        return {
+            "version": SAVE_VERSION,
+            "seed": self.seed,
+            "rng": list(self.rng.state),
+            "board": list(self.board.cells),
+            "score": self.score,
+            "moves": self.moves,
+            "won": self.won,
+            "win_shown": self.win_shown,
+        }
+
+    @classmethod
+    def from_json(cls, data: object, best_score: int = 0) -> Session:
+        """Rebuilds a saved game; raises ValueError naming what is wrong."""
+        if not isinstance(data, dict) or data.get("version") != SAVE_VERSION:
+            raise ValueError("not a solve2048 save (unknown version)")
+        rng_state = data.get("rng")
+        if (not isinstance(rng_state, list) or len(rng_state) != 4
+                or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MASK64 for x in rng_state)
+                or not any(rng_state)):
+            raise ValueError("bad generator state")
+        numbers = {k: data.get(k) for k in ("seed", "score", "moves")}
+        for key, value in numbers.items():
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"bad {key}")
+        try:
+            board = Board.from_cells(data.get("board") or [])
+        except (InvalidBoardError, TypeError) as error:
+            raise ValueError(f"bad board: {error}") from None
+        rng = Rng(0)
+        rng.state = list(rng_state)
+        return cls(board=board, rng=rng, seed=numbers["seed"], score=numbers["score"],
+                   moves=numbers["moves"], won=data.get("won") is True,
+                   win_shown=data.get("win_shown") is True,
+                   best_score=max(best_score, numbers["score"]))
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Writes a file so that a crash leaves either the old or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class SaveStore:
+    """The saved game and the best score, in one folder."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder or data_dir()
+        self.game_path = self.folder / "game.json"
+        self.best_path = self.folder / "best.json"
+
+    def _read(self, path: Path) -> tuple[object, str | None]:
+        """(data, None), or (None, warning) after setting a bad file aside."""
+        if not path.exists():
+            return None, None
+        try:
+            return json.loads(path.read_text(encoding="utf-8")), None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+            return None, self._set_aside(path, str(error))
+
+    def _set_aside(self, path: Path, reason: str) -> str:
+        aside = path.with_name(f"{path.name}.corrupt-{int(time.time())}")
+        try:
+            os.replace(path, aside)
+        except OSError:
+            return f"unreadable save {path} ({reason}); ignoring it"
+        return f"unreadable save {path} ({reason}); moved it to {aside.name} and started afresh"
+
+    def load_best(self) -> tuple[int, str | None]:
+        data, warning = self._read(self.best_path)
+        best = data.get("best_score") if isinstance(data, dict) else None
+        if data is not None and (isinstance(best, bool) or not isinstance(best, int) or best < 0):
+            return 0, self._set_aside(self.best_path, "no best score in it")
+        return (best or 0), warning
+
+    def load_game(self, best_score: int) -> tuple[Session | None, str | None]:
+        data, warning = self._read(self.game_path)
+        if data is None:
+            return None, warning
+        try:
+            return Session.from_json(data, best_score), None
+        except ValueError as error:
+            return None, self._set_aside(self.game_path, str(error))
+
+    def save(self, session: Session) -> None:
+        """After every move: the best score always; the game unless it is lost."""
+        atomic_write(self.best_path, json.dumps({"best_score": session.best_score}))
+        if session.over:
+            self.game_path.unlink(missing_ok=True)
+        else:
+            atomic_write(self.game_path, json.dumps(session.to_json()))

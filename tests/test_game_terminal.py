@@ -1,0 +1,218 @@
+"""The real `solve2048 game` in a pseudo-terminal (pexpect), read through a VT100
+emulator (pyte) so that assertions are about what a person sees."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+import pytest
+
+from solve2048 import Board
+from solve2048.session import Session
+
+ROWS, COLS = 24, 80
+# Arrow keys as the Linux console sends them (its terminfo is the TERM below).
+UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
+ALMOST_WON = "1024 1024 . . / . . . . / . . . . / . . . 2"
+ALMOST_LOST = "2 4 2 4 / 4 2 4 2 / 2 4 2 8 / 4 2 16 16"
+
+
+class Terminal:
+    def __init__(self, data_dir: Path, *args: str, size: tuple[int, int] = (ROWS, COLS)) -> None:
+        # TERM=linux: curses then scrolls with plain line feeds and repeats no
+        # characters, both of which pyte follows (it lacks the SU and REP sequences).
+        env = {**os.environ, "TERM": "linux", "SOLVE2048_DATA_DIR": str(data_dir)}
+        self.screen = pyte.Screen(size[1], size[0])
+        self.stream = pyte.ByteStream(self.screen)
+        self.child = pexpect.spawn(sys.executable, ["-m", "solve2048.cli", "game", *args],
+                                   env=env, dimensions=size, timeout=10)
+
+    def pump(self, seconds: float = 0.05) -> None:
+        end = time.time() + seconds
+        while time.time() < end:
+            try:
+                self.stream.feed(self.child.read_nonblocking(65536, timeout=0.02))
+            except pexpect.TIMEOUT:
+                pass
+            except pexpect.EOF:
+                return
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def wait_for(self, needle: str, seconds: float = 10) -> str:
+        end = time.time() + seconds
+        while time.time() < end:
+            self.pump()
+            if needle in self.text():
+                return self.text()
+        raise AssertionError(f"{needle!r} never appeared on screen:\n{self.text()}")
+
+    def send(self, keys: str) -> None:
+        self.child.send(keys)
+
+    def board(self) -> Board:
+        cells = []
+        for r in range(4):
+            line = self.screen.display[3 + r * 3 + 1]
+            for c in range(4):
+                token = line[2 + c * 8 : 2 + c * 8 + 7].strip()
+                cells.append(int(token) if token else 0)
+        return Board.from_cells(cells)
+
+    def wait_board(self, expected: Board, seconds: float = 10) -> None:
+        end = time.time() + seconds
+        while time.time() < end:
+            self.pump()
+            try:
+                if self.board() == expected:
+                    return
+            except ValueError:
+                pass
+        raise AssertionError(f"board never became\n{expected}\nscreen:\n{self.text()}")
+
+    def quit(self) -> None:
+        self.send("q")
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        assert self.child.exitstatus == 0
+
+
+def save_board(data_dir: Path, text: str, seed: int = 1, score: int = 0) -> Session:
+    s = Session.new(seed)
+    s.board = Board.parse(text)
+    s.score = score
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "game.json").write_text(json.dumps(s.to_json()))
+    return s
+
+
+def test_moves_change_the_screen_as_the_rules_say(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, "--seed", "3")
+    expected = Session.new(3)
+    term.wait_for("score 0")
+    term.wait_board(expected.board)
+    for key, move in ((LEFT, "left"), (UP, "up"), ("d", "right"), ("j", "down"), ("w", "up")):
+        changed = expected.move(move)
+        term.send(key)
+        if changed:
+            term.wait_board(expected.board)
+            term.wait_for(f"score {expected.score:,} ")
+        else:
+            term.wait_for("does not move anything")
+    term.quit()
+
+
+def test_hint_appears(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, "--seed", "5")
+    term.wait_for("score 0")
+    term.send("h")
+    screen = term.wait_for("hint: ")
+    line = next(l for l in screen.splitlines() if "hint: " in l)
+    assert any(f"hint: {m} " in line for m in ("up", "down", "left", "right"))
+    term.quit()
+
+
+def test_win_banner_once_and_continue(tmp_path: Path) -> None:
+    save_board(tmp_path, ALMOST_WON)
+    term = Terminal(tmp_path)
+    term.wait_for("welcome back")
+    term.send(LEFT)
+    term.wait_for("You made 2048! c: continue")
+    term.send(DOWN)  # moves are held while the banner asks
+    time.sleep(0.2)
+    assert "You made 2048!" in term.wait_for("You made 2048!")
+    term.send("c")
+    term.wait_for("playing on")
+    for key in (RIGHT, DOWN, LEFT, UP):
+        term.send(key)
+        term.pump(0.1)
+        assert "You made 2048!" not in term.text()
+    term.quit()
+
+
+def test_game_over_then_new_game_keeps_best_score(tmp_path: Path) -> None:
+    save_board(tmp_path, ALMOST_LOST, score=5000)
+    term = Terminal(tmp_path)
+    term.wait_for("welcome back")
+    term.send(LEFT)
+    term.wait_for("Game over: final score 5,032")
+    term.send("n")
+    term.wait_for("new game, seed")
+    term.wait_for("score 0   best 5,032")
+    term.quit()
+    assert json.loads((tmp_path / "best.json").read_text()) == {"best_score": 5032}
+
+
+def test_new_game_asks_to_confirm_when_a_game_is_in_progress(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, "--seed", "9")
+    term.wait_for("score 0")
+    for key in (LEFT, UP, RIGHT, DOWN):
+        term.send(key)
+    term.pump(0.3)
+    term.send("n")
+    term.wait_for("Start a new game? This one will be lost. y/n")
+    term.send("n")  # no
+    term.pump(0.2)
+    assert "Start a new game?" not in term.text() and "moves 0" not in term.text()
+    term.quit()
+
+
+def test_save_and_restore_across_restarts(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, "--seed", "4")
+    expected = Session.new(4)
+    term.wait_for("score 0")
+    for key, move in ((LEFT, "left"), (UP, "up"), (LEFT, "left"), (UP, "up"), (RIGHT, "right")):
+        expected.move(move)
+        term.send(key)
+    term.wait_board(expected.board)
+    term.wait_for(f"score {expected.score:,}   best {expected.score:,}   moves {expected.moves}")
+    term.quit()
+    again = Terminal(tmp_path, "--seed", "99")  # a saved game wins over --seed
+    again.wait_for("welcome back")
+    again.wait_board(expected.board)
+    again.wait_for(f"score {expected.score:,}   best {expected.score:,}   moves {expected.moves}")
+    again.quit()
+
+
+def test_corrupt_save_is_reported_and_set_aside(tmp_path: Path) -> None:
+    tmp_path.mkdir(exist_ok=True)
+    (tmp_path / "game.json").write_text("\x00garbage{")
+    term = Terminal(tmp_path, "--seed", "2")
+    term.wait_for("unreadable save")
+    term.wait_board(Session.new(2).board)
+    term.quit()
+    assert list(tmp_path.glob("game.json.corrupt-*"))
+
+
+def test_autoplay_runs_and_any_key_stops_it(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, "--seed", "6")
+    term.wait_for("score 0")
+    term.send("a")
+    term.wait_for("autoplay: the solver is playing")
+    term.wait_for("moves 1")  # the solver moves on its own...
+    term.pump(0.5)
+    moved = int(term.screen.display[1].split("moves ")[1].split()[0].replace(",", ""))
+    assert moved >= 5
+    term.send("x")
+    term.pump(0.5)
+    assert "autoplay: the solver is playing" not in term.text()
+    stopped_at = term.screen.display[1]
+    term.pump(0.5)
+    assert term.screen.display[1] == stopped_at  # no more moves
+    term.quit()
+
+
+def test_window_too_small_says_how_large(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, "--seed", "1", size=(12, 30))
+    term.wait_for("window too small: need")
+    term.child.setwinsize(ROWS, COLS)
+    term.screen.resize(ROWS, COLS)
+    term.wait_for("score 0")
+    term.quit()
