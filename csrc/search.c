@@ -67,7 +67,13 @@ static inline void count_node(search_state *st)
  * transpose (up and down are computed on the transpose anyway). Returns the
  * mask of directions the search may play: the board changes, and no two
  * 32768s merge (the board cannot hold 65536). */
-static inline int expand(board_t b, board_t moved[4], board_t moved_t[4])
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+static ALWAYS_INLINE int expand(board_t b, board_t moved[4], board_t moved_t[4], int need_t)
 {
     board_t t = board_transpose(b);
     moved_t[DIR_UP] = move_rows_left(t);
@@ -76,8 +82,10 @@ static inline int expand(board_t b, board_t moved[4], board_t moved_t[4])
     moved[DIR_DOWN] = board_transpose(moved_t[DIR_DOWN]);
     moved[DIR_LEFT] = move_rows_left(b);
     moved[DIR_RIGHT] = move_rows_right(b);
-    moved_t[DIR_LEFT] = board_transpose(moved[DIR_LEFT]);
-    moved_t[DIR_RIGHT] = board_transpose(moved[DIR_RIGHT]);
+    if (need_t) {  /* only leaf scoring reads the transposes of left and right */
+        moved_t[DIR_LEFT] = board_transpose(moved[DIR_LEFT]);
+        moved_t[DIR_RIGHT] = board_transpose(moved[DIR_RIGHT]);
+    }
     int mask = 0;
     for (int dir = 0; dir < 4; dir++)
         if (moved[dir] != b) mask |= 1 << dir;
@@ -94,11 +102,12 @@ static double max_node(search_state *st, board_t b, int remaining, double prob)
 {
     count_node(st);
     board_t moved[4], moved_t[4];
-    int mask = expand(b, moved, moved_t);
+    int leaves = remaining == 0 || prob < st->prune || st->aborted;
+    int mask = expand(b, moved, moved_t, leaves);
     double best = 0.0;
     /* Step 1. Children that are leaves (chance_node would return their
      * heuristic at once) are scored here, with the transpose at hand. */
-    if (remaining == 0 || prob < st->prune || st->aborted) {
+    if (leaves) {
         for (int dir = 0; dir < 4; dir++) {
             if (!(mask >> dir & 1)) continue;
             double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
@@ -162,7 +171,7 @@ static int search_root(search_state *st, board_t b, int depth, double values[4])
     /* The root's children are the only boards with depth - 1 moves left: no
      * other path reaches them, so the table is not asked about them. */
     st->tt_top = depth - 2;
-    int legal = expand(b, moved, moved_t);
+    int legal = expand(b, moved, moved_t, 0);
     for (int dir = 0; dir < 4; dir++)
         values[dir] = (legal >> dir & 1) ? chance_node(st, moved[dir], depth - 1, 1.0) : 0.0;
     return legal;

@@ -79,14 +79,12 @@ def row_value(ranks: tuple[int, int, int, int], w: Weights) -> float:
 
 
 def heuristic(cells: Sequence[int], w: Weights = Weights()) -> float:
-    """Rows 0..3 left to right, then columns 0..3 top to bottom, added in that order."""
+    """The values of rows 0..3 (left to right) and columns 0..3 (top to bottom),
+    added as ((r0 + r1) + (r2 + r3)) + ((c0 + c1) + (c2 + c3)), as in C."""
     ranks = [_rank(v) for v in cells]
-    lines = [tuple(ranks[4 * r : 4 * r + 4]) for r in range(4)]
-    lines += [tuple(ranks[c::4]) for c in range(4)]
-    value = row_value(lines[0], w)  # type: ignore[arg-type]
-    for line in lines[1:]:
-        value += row_value(line, w)  # type: ignore[arg-type]
-    return value
+    r = [row_value(tuple(ranks[4 * i : 4 * i + 4]), w) for i in range(4)]  # type: ignore[arg-type]
+    c = [row_value(tuple(ranks[i::4]), w) for i in range(4)]  # type: ignore[arg-type]
+    return ((r[0] + r[1]) + (r[2] + r[3])) + ((c[0] + c[1]) + (c[2] + c[3]))
 
 
 @dataclass
