@@ -11,7 +11,7 @@ import time
 
 from solve2048.batch import Settings, run_local
 
-GAMES = 3000
+GAMES = 10_000
 _rates: dict[int, float] = {}
 
 

@@ -19,7 +19,7 @@ from solve2048.game import GameResult, play_game
 from solve2048.search import Depth
 
 CHUNK_SECONDS = 0.25
-MAX_CHUNK = 256
+MAX_CHUNK = 1024
 
 
 @dataclass(frozen=True)
