@@ -11,7 +11,7 @@ import click
 from solve2048 import results as results_file
 from solve2048 import stats
 from solve2048.batch import BatchError, Settings, default_jobs, run_cluster, run_local
-from solve2048.cli.params import DEPTH, SEED, TIME_MS, InputError
+from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, InputError
 from solve2048.cli.plot import write_plot
 from solve2048.cli.summary import compare_text, summary_text
 
@@ -71,10 +71,10 @@ def _load(path: str, repair: bool) -> list[dict]:
 @click.option("-t", "--time", "time_ms", type=TIME_MS, default=None, help="Time per move in ms (games do not repeat exactly).")
 @click.option("-s", "--seed", type=SEED, default=0, show_default=True, help="Game i uses seed SEED + i.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 4096), default=None, help="Worker processes [default: all cores].")
-@click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False), default=None,
+@click.option("-o", "--out", "out_path", type=OUTPUT, default=None,
               help="Append one line per finished game; an existing file is resumed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", "plot_path", type=OUTPUT, default=None,
               help="Write reach rates and the score distribution to this PNG (needs matplotlib).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on a Dask distributed cluster, e.g. tcp://10.0.0.5:8786 (needs the cluster extra).")
@@ -144,7 +144,7 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
 @click.option("--compare", nargs=2, type=click.Path(exists=True, dir_okay=False), metavar="A.jsonl B.jsonl",
               help="Put two results files side by side, with the difference and its significance.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", "plot_path", type=OUTPUT, default=None,
               help="Write reach rates and the score distribution of PATH to this PNG.")
 def stats_command(path, compare, as_json, plot_path) -> None:
     """Summary of an existing results file (from batch --out)."""

@@ -34,6 +34,10 @@ class OneLineErrorGroup(click.Group):
         except click.ClickException as error:
             click.echo(f"solve2048: error: {error.format_message()}", err=True)
             sys.exit(error.exit_code)
+        except OSError as error:  # a file that could not be read or written
+            where = f": {error.filename}" if error.filename else ""
+            click.echo(f"solve2048: error: {error.strerror or error}{where}", err=True)
+            sys.exit(2)
         except (KeyboardInterrupt, click.exceptions.Abort):
             click.echo("solve2048: interrupted", err=True)
             sys.exit(EXIT_INTERRUPTED)

@@ -3,6 +3,7 @@ one-line click error (exit code 2)."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -50,7 +51,26 @@ class DepthParam(click.ParamType):
         return depth
 
 
+class OutputPath(click.ParamType):
+    """A file to write: checked before any work starts, so a long run never fails
+    at its end because the folder is missing or read-only."""
+
+    name = "FILE"
+
+    def convert(self, value, param, ctx) -> str:
+        path = os.fspath(value)
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            self.fail(f"{path!r} is a folder, not a file", param, ctx)
+        if not os.path.isdir(folder):
+            self.fail(f"folder {folder!r} does not exist", param, ctx)
+        if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+            self.fail(f"{path!r} is not writable", param, ctx)
+        return path
+
+
 BOARD = BoardParam()
+OUTPUT = OutputPath()
 DEPTH = DepthParam()
 TIME_MS = click.FloatRange(min=0, min_open=True, max=24 * 3600 * 1000)
 

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 import click
 
-from solve2048.cli.params import DEPTH, SEED, TIME_MS
+from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS
 from solve2048.cli.render import board_text, duration
 from solve2048.game import CHUNK, Game
 from solve2048.record import RecordWriter
@@ -56,7 +56,8 @@ class LiveView:
         self.last = now
         speed = game.moves / game.seconds if game.seconds else 0.0
         text = board_text(game.board, colour=True) + "\n" + (
-            f"score {game.score:,} · moves {game.moves:,} · {speed:,.0f} moves/s · depth {game.depth}"
+            f"score {game.score:,} · moves {game.moves:,} · {speed:,.0f} moves/s"
+            f" · depth {game.last_depth}" + (" (auto)" if game.depth == "auto" else "")
         )
         rows = text.split("\n")
         out = sys.stdout
@@ -84,7 +85,7 @@ def summary_lines(game: Game, interrupted: bool) -> list[str]:
               help="Time per move in ms (iterative deepening; such games do not repeat exactly).")
 @click.option("-s", "--seed", type=SEED, default=None,
               help="Seed of the game (0..2**64-1); without it a seed is picked and printed.")
-@click.option("-r", "--record", "record_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("-r", "--record", "record_path", type=OUTPUT,
               help="Write the game to this JSON Lines file as it goes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object to stdout at the end.")
 @click.option("-q", "--quiet", is_flag=True, help="No live board; only the summary.")

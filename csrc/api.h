@@ -117,6 +117,7 @@ typedef struct {
     uint32_t moves;
     uint32_t won_at;  /* the move (1-based) whose merge made 2048; 0 = not yet */
     int over;         /* 1 when the game has ended: no move left */
+    int last_depth;   /* the depth the last move was searched to */
     s2048_rng rng;
 } s2048_game;
 

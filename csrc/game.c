@@ -84,6 +84,7 @@ void s2048_game_new(s2048_game *g, uint64_t seed)
     g->moves = 0;
     g->won_at = 0;
     g->over = 0;
+    g->last_depth = 0;
 }
 
 /* Returns the largest exponent on the board. */
@@ -113,6 +114,7 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
         step->dir = (uint8_t)r.best;
         step->gain = board_move_gain(g->board, r.best);
         step->depth = (uint8_t)r.depth;
+        g->last_depth = r.depth;
         g->score += step->gain;
         g->moves++;
         if (!g->won_at && max_rank(moved) >= 11) g->won_at = g->moves;

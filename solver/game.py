@@ -119,6 +119,11 @@ class Game:
         return int(self._state.moves)
 
     @property
+    def last_depth(self) -> int:
+        """The depth the last move was searched to (0 before the first move)."""
+        return int(self._state.last_depth)
+
+    @property
     def won_at_move(self) -> int | None:
         return int(self._state.won_at) or None
 

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import IO
 
+MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds")
 
 
@@ -66,6 +67,9 @@ def load(path: str, repair: bool = True) -> LoadedResults:
     if tail.strip():
         row = _parse(tail)
         number = data.count(b"\n") + 1
+        if row is None and (not rows or len(tail) > MAX_LINE):
+            # Not the end of a results file that a run was writing: leave it alone.
+            raise ResultsFileError(f"{path}: line {number} is not a game result: {tail[:80]!r}")
         if row is not None:
             rows.append(row)
             mend = ("append", b"\n")

@@ -151,3 +151,20 @@ def test_stats_command(tmp_path: Path) -> None:
     png = tmp_path / "p.png"
     assert CliRunner().invoke(cli, ["stats", str(b), "--plot", str(png)]).exit_code == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_foreign_file_is_never_cut(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes, no newline at the end")
+    result = invoke("-n", "2", "-d", "1", "-o", str(notes))
+    assert result.exit_code == 2 and "line 1 is not a game result" in result.output
+    assert notes.read_text() == "my notes, no newline at the end"
+
+
+@pytest.mark.parametrize("option", ["--out", "--plot"])
+def test_unwritable_outputs_are_refused_before_any_game(tmp_path: Path, option: str) -> None:
+    for target, message in ((tmp_path / "missing" / "f", "does not exist"), (tmp_path, "is a folder")):
+        result = invoke("-n", "2", "-d", "1", option, str(target))
+        assert result.exit_code == 2, result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and message in lines[0]

@@ -112,3 +112,9 @@ def test_replay_command_exit_codes(record: list[str], tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00garbage")
     result = CliRunner().invoke(cli, ["replay", str(binary)])
     assert result.exit_code == 1 and "not JSON" in result.output
+
+
+def test_record_to_a_missing_folder_is_one_line_exit_2(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["play", "-d", "1", "-s", "1", "--record", str(tmp_path / "no" / "g.jsonl")])
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1 and "does not exist" in result.output
