@@ -125,3 +125,14 @@ def test_published_weights_are_available() -> None:
     published = Weights.published()
     assert (published.empty_weight, published.mono_weight) == (270.0, 47.0)
     assert Evaluator(published).board(0) == heuristic([0] * 16, published)
+
+
+def test_threads_search_in_parallel_with_the_same_results() -> None:
+    # Each thread gets its own searcher (and table); the C search releases the GIL.
+    from concurrent.futures import ThreadPoolExecutor
+
+    boards = game_like_boards(88, 40, 0.4)
+    serial = [analyze(b, depth=3).values for b in boards]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        parallel = list(pool.map(lambda b: analyze(b, depth=3).values, boards))
+    assert parallel == serial
