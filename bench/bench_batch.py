@@ -7,7 +7,6 @@ holds games_per_second; the ratio is printed by test_ratio.
 
 from __future__ import annotations
 
-import time
 
 from solve2048.batch import Settings, run_local
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Union
 
 from solve2048 import engine
 from solve2048.board import Board
@@ -22,7 +21,6 @@ WIN_TILE = 2048
 MAX_SEED = (1 << 64) - 1
 CHUNK = 4096
 
-Seed = Union[int]
 
 
 @dataclass(frozen=True, slots=True)

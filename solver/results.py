@@ -72,17 +72,15 @@ def load(path: str, repair: bool = True) -> LoadedResults:
             raise ResultsFileError(f"{path}: line {number} is not a game result: {tail[:80]!r}")
         if row is not None:
             rows.append(row)
-            mend = ("append", b"\n")
         else:
             warning = f"{path}: line {number} was cut off by an interrupted run; removed it"
-            mend = ("truncate", len(body) + len(newline))
         if repair:
             with open(path, "r+b") as stream:
-                if mend[0] == "append":
+                if row is not None:  # a whole line that lost only its newline
                     stream.seek(0, os.SEEK_END)
-                    stream.write(mend[1])  # type: ignore[arg-type]
+                    stream.write(b"\n")
                 else:
-                    stream.truncate(mend[1])  # type: ignore[arg-type]
+                    stream.truncate(len(body) + len(newline))
     return LoadedResults(rows, warning)
 
 

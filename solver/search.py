@@ -8,14 +8,14 @@ greedy. ``depth="auto"`` picks the depth from the board (see ``auto_depth``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 from solve2048 import engine
 from solve2048.board import Board
 from solve2048.engine import DEFAULT_PRUNE, MAX_DEPTH, Weights
 from solve2048.moves import ALL_MOVES, Move
 
-Depth = Union[int, Literal["auto"]]
+Depth = int | Literal["auto"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -113,10 +113,12 @@ class Session:
                 or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MASK64 for x in rng_state)
                 or not any(rng_state)):
             raise ValueError("bad generator state")
-        numbers = {k: data.get(k) for k in ("seed", "score", "moves")}
-        for key, value in numbers.items():
+        numbers: dict[str, int] = {}
+        for key in ("seed", "score", "moves"):
+            value = data.get(key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"bad {key}")
+            numbers[key] = value
         try:
             board = Board.from_cells(data.get("board") or [])
         except (InvalidBoardError, TypeError) as error:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pexpect
 import pyte
-import pytest
 
 from solve2048 import Board
 from solve2048.session import Session
@@ -114,7 +113,7 @@ def test_hint_appears(tmp_path: Path) -> None:
     term.wait_for("score 0")
     term.send("h")
     screen = term.wait_for("hint: ")
-    line = next(l for l in screen.splitlines() if "hint: " in l)
+    line = next(row for row in screen.splitlines() if "hint: " in row)
     assert any(f"hint: {m} " in line for m in ("up", "down", "left", "right"))
     term.quit()
 
