@@ -3,10 +3,14 @@ with the solver at hand for a hint or to play on its own."""
 
 from __future__ import annotations
 
-import curses
 import secrets
 
 import click
+
+try:
+    import curses
+except ImportError:  # Windows without the windows-curses package
+    curses = None  # type: ignore[assignment]
 
 from solve2048.cli.params import SEED
 from solve2048.moves import Move
@@ -18,24 +22,25 @@ BOARD_W, BOARD_H = 4 * CELL_W, 4 * CELL_H
 MIN_W, MIN_H = BOARD_W + 4, BOARD_H + 7
 HINT_TIME_MS = 300  # iterative deepening keeps a hint under a third of a second
 
-MOVE_KEYS = {
-    curses.KEY_UP: Move.UP, curses.KEY_DOWN: Move.DOWN,
-    curses.KEY_LEFT: Move.LEFT, curses.KEY_RIGHT: Move.RIGHT,
-    ord("w"): Move.UP, ord("s"): Move.DOWN, ord("a"): None, ord("d"): Move.RIGHT,
-    ord("k"): Move.UP, ord("j"): Move.DOWN, ord("l"): Move.RIGHT,
-}
 # 'a' is autoplay and 'h' the hint, as the rulebook's keys say; left is the arrow key.
-del MOVE_KEYS[ord("a")]
+LETTER_MOVES = {"w": Move.UP, "s": Move.DOWN, "d": Move.RIGHT,
+                "k": Move.UP, "j": Move.DOWN, "l": Move.RIGHT}
 HELP = "arrows/wsd/jkl move · h hint · a autoplay · n new · q quit"
 
 # Tile colours of the original game (256-colour terminals): (background, foreground).
 PALETTE = {0: (250, 250), 2: (255, 238), 4: (230, 238), 8: (216, 255), 16: (209, 255),
            32: (203, 255), 64: (196, 255), 128: (229, 238), 256: (228, 238), 512: (227, 238),
            1024: (226, 238), 2048: (220, 238)}
-BASIC = {0: curses.COLOR_WHITE, 2: curses.COLOR_WHITE, 4: curses.COLOR_YELLOW, 8: curses.COLOR_RED,
-         16: curses.COLOR_RED, 32: curses.COLOR_MAGENTA, 64: curses.COLOR_MAGENTA,
-         128: curses.COLOR_YELLOW, 256: curses.COLOR_YELLOW, 512: curses.COLOR_GREEN,
-         1024: curses.COLOR_GREEN, 2048: curses.COLOR_CYAN}
+# The 8-colour fallback, by curses colour number (white 7, yellow 3, red 1, magenta 5, green 2, cyan 6).
+BASIC = {0: 7, 2: 7, 4: 3, 8: 1, 16: 1, 32: 5, 64: 5, 128: 3, 256: 3, 512: 2, 1024: 2, 2048: 6}
+
+
+def move_keys() -> dict[int, Move]:
+    """Key codes that move: the arrows and the letters above."""
+    keys = {curses.KEY_UP: Move.UP, curses.KEY_DOWN: Move.DOWN,
+            curses.KEY_LEFT: Move.LEFT, curses.KEY_RIGHT: Move.RIGHT}
+    keys.update({ord(k): m for k, m in LETTER_MOVES.items()})
+    return keys
 
 
 class GameScreen:
@@ -49,6 +54,7 @@ class GameScreen:
         self.autoplay = False
         self.confirm_new = False
         self.quit = False
+        self.move_keys = move_keys()
         self.colours = self._init_colours()
 
     # ---- drawing -----------------------------------------------------------------------
@@ -62,7 +68,7 @@ class GameScreen:
             return pairs
         rich = curses.COLORS >= 256
         for index, tile in enumerate(PALETTE, start=1):
-            bg, fg = PALETTE[tile] if rich else (BASIC[tile], curses.COLOR_BLACK)
+            bg, fg = PALETTE[tile] if rich else (BASIC[tile], 0)
             try:
                 curses.init_pair(index, fg, bg)
                 pairs[tile] = index
@@ -183,8 +189,8 @@ class GameScreen:
             self.hint()
         elif key == ord("a"):
             self.autoplay = not g.over
-        elif key in MOVE_KEYS:
-            self.play(MOVE_KEYS[key])
+        elif key in self.move_keys:
+            self.play(self.move_keys[key])
 
     def run(self) -> None:
         curses.curs_set(0)
@@ -223,6 +229,8 @@ def game(seed: int | None) -> None:
     score is kept. Saves live in the user data directory ($SOLVE2048_DATA_DIR to
     choose another).
     """
+    if curses is None:
+        raise click.ClickException("the game needs curses; on Windows: pip install windows-curses")
     store = SaveStore()
     session, message = start_session(store, seed)
     curses.wrapper(lambda screen: GameScreen(screen, store, session, message).run())
