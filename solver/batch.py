@@ -9,6 +9,8 @@ chunks finish, and the caller writes each one before the next arrives.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import multiprocessing
+import multiprocessing.context
 import os
 import signal
 import time
@@ -85,7 +87,8 @@ def run_local(seeds: Iterable[int], settings: Settings, jobs: int,
     """Plays the seeds on ``jobs`` local worker processes; calls ``on_rows`` with
     each finished chunk, in the parent, as soon as it is back."""
     planner = _ChunkPlanner(seeds)
-    executor = cf.ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    executor = cf.ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint,
+                                      mp_context=_worker_context())
     in_flight: set[cf.Future] = set()
     try:
         while planner.pending or in_flight:
@@ -106,6 +109,14 @@ def run_local(seeds: Iterable[int], settings: Settings, jobs: int,
         _stop_workers(executor)
         raise
     executor.shutdown(wait=True)
+
+
+def _worker_context() -> multiprocessing.context.BaseContext:
+    # Workers are never forked from the caller, which may have threads (a forked
+    # child of a threaded process can deadlock): a fork server where there is
+    # one, else fresh interpreters.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 def _stop_workers(executor: cf.ProcessPoolExecutor) -> None:

@@ -108,6 +108,11 @@ def test_interrupted_batch_resumes_without_loss_or_duplicates(tmp_path: Path, si
     assert json.loads(result.stdout)["games"] == len(seeds)   # the summary covers the file
 
 
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
 def test_killed_worker_is_reported_and_games_kept(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     proc = subprocess.Popen([*BATCH, "-n", "400", "-d", "3", "-j", "2", "-o", str(out)],
@@ -115,9 +120,10 @@ def test_killed_worker_is_reported_and_games_kept(tmp_path: Path) -> None:
     deadline = time.time() + 60
     while time.time() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
         time.sleep(0.05)
-    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
-    assert children, "no worker processes found"
-    os.kill(int(children[-1]), signal.SIGKILL)
+    # Workers are forked by a fork server, a child of the batch: its children.
+    workers = [w for child in _children(proc.pid) for w in _children(child)]
+    assert workers, "no worker processes found"
+    os.kill(workers[0], signal.SIGKILL)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 1 and "worker process died" in err, err
     assert len(load(str(out)).rows) >= 3
