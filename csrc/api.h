@@ -46,6 +46,10 @@ typedef struct {
     double mono_weight;     /* weight of the smaller of the two monotonicity sums */
     double sum_power;       /* rank exponent in the tile-sum term */
     double sum_weight;      /* weight of the tile-sum term */
+    double corner_power;    /* rank exponent in the corner term */
+    double corner_weight;   /* weight of the rises along a line, read from the
+                             * top-left corner (rows left to right, columns top
+                             * to bottom): anchors the big tiles there; 0 = off */
 } s2048_weights;
 
 typedef struct s2048_eval s2048_eval;

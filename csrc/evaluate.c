@@ -22,6 +22,8 @@ void s2048_default_weights(s2048_weights *w)
     w->mono_weight = 20.0;
     w->sum_power = 3.5;
     w->sum_weight = 11.0;
+    w->corner_power = 4.0;
+    w->corner_weight = 0.0;
 }
 
 /* Returns rank^p. For integer and half-integer p up to 13 (the defaults are 4
@@ -72,8 +74,14 @@ static double row_value(const s2048_weights *w, const int rank[4])
     }
     double mono = mono_left < mono_right ? mono_left : mono_right;
 
+    /* Corner: every rise away from the first cell, whatever the other rises. */
+    double rises = 0.0;
+    for (int i = 1; i < 4; i++)
+        if (rank[i] > rank[i - 1])
+            rises += rank_power(rank[i], w->corner_power) - rank_power(rank[i - 1], w->corner_power);
+
     return w->lost_penalty + w->empty_weight * empty + w->merges_weight * merges
-         - w->mono_weight * mono - w->sum_weight * sum;
+         - w->mono_weight * mono - w->sum_weight * sum - w->corner_weight * rises;
 }
 
 s2048_eval *s2048_eval_new(const s2048_weights *w)

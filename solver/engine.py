@@ -90,7 +90,7 @@ def _c_default_weights() -> dict[str, float]:
     w = ffi.new("s2048_weights *")
     lib.s2048_default_weights(w)
     names = ("lost_penalty", "empty_weight", "merges_weight", "mono_power", "mono_weight",
-             "sum_power", "sum_weight")
+             "sum_power", "sum_weight", "corner_power", "corner_weight")
     return {name: float(getattr(w, name)) for name in names}
 
 
@@ -110,6 +110,8 @@ class Weights:
     mono_weight: float = _C_WEIGHTS["mono_weight"]
     sum_power: float = _C_WEIGHTS["sum_power"]
     sum_weight: float = _C_WEIGHTS["sum_weight"]
+    corner_power: float = _C_WEIGHTS["corner_power"]
+    corner_weight: float = _C_WEIGHTS["corner_weight"]
 
     @classmethod
     def published(cls) -> Weights:

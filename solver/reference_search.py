@@ -69,12 +69,19 @@ def row_value(ranks: tuple[int, int, int, int], w: Weights) -> float:
             mono_right += b - a
     mono = mono_left if mono_left < mono_right else mono_right
 
+    # Corner: every rise away from the line's first cell (top or left).
+    rises = 0.0
+    for i in range(1, 4):
+        if ranks[i] > ranks[i - 1]:
+            rises += rank_power(ranks[i], w.corner_power) - rank_power(ranks[i - 1], w.corner_power)
+
     return (
         w.lost_penalty
         + w.empty_weight * empty
         + w.merges_weight * merges
         - w.mono_weight * mono
         - w.sum_weight * total
+        - w.corner_weight * rises
     )
 
 

@@ -52,6 +52,7 @@ def test_heuristic_matches_oracle_on_random_boards() -> None:
 @pytest.mark.parametrize("weights", [
     Weights(empty_weight=1000.0, sum_power=3.0),
     Weights(mono_power=2.7, sum_power=1.25, merges_weight=0.0),  # libm pow path
+    Weights(corner_weight=30.0, corner_power=3.5),
 ])
 def test_heuristic_weights_are_overridable(weights: Weights) -> None:
     ev = Evaluator(weights)
