@@ -21,11 +21,16 @@ class Move(enum.IntEnum):
         """Returns the direction named by ``text``: up/down/left/right, u/d/l/r, or a Move."""
         if isinstance(text, Move):
             return text
-        key = str(text).strip().lower()
-        for move in cls:
-            if key in (move.name.lower(), move.name[0].lower()):
-                return move
+        move = _BY_NAME.get(text) if isinstance(text, str) else None
+        if move is None:
+            move = _BY_NAME.get(str(text).strip().lower())
+        if move is not None:
+            return move
         raise ValueError(f"expected a direction (up, down, left or right), got {text!r}")
 
 
 ALL_MOVES: tuple[Move, ...] = (Move.UP, Move.DOWN, Move.LEFT, Move.RIGHT)
+# Every accepted spelling: "left" and "l" (any case is folded before the look-up).
+_BY_NAME: dict[str, Move] = {
+    name: move for move in ALL_MOVES for name in (move.name.lower(), move.name[0].lower())
+}
