@@ -10,8 +10,8 @@ import click
 
 from solve2048 import results as results_file
 from solve2048 import stats
-from solve2048.batch import BatchError, Settings, default_jobs, run_cluster, run_local
-from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, InputError
+from solve2048.batch import BatchError, Settings, default_jobs, run_cluster, run_local, settings_of
+from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, InputError, search_options
 from solve2048.cli.plot import write_plot
 from solve2048.cli.summary import compare_text, summary_text
 
@@ -78,7 +78,8 @@ def _load(path: str, repair: bool) -> list[dict]:
               help="Write reach rates and the score distribution to this PNG (needs matplotlib).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on a Dask distributed cluster, e.g. tcp://10.0.0.5:8786 (needs the cluster extra).")
-def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, scheduler) -> None:
+@search_options
+def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, scheduler, prune, tt_mb) -> None:
     """Play many seeded games and print the statistics the field publishes.
 
     With --out, every finished game is written at once; running the same command
@@ -88,9 +89,12 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
     if seed + games - 1 > (1 << 64) - 1:
         raise click.BadParameter("seed + games must stay below 2**64", param_hint="'--seed'")
     rows = _load(out_path, repair=True) if out_path else []
-    other = sorted({str(r.get("depth")) for r in rows} - {str(depth)})
+    wanted = (str(depth), prune, tt_mb)
+    other = sorted({settings_of(r) for r in rows} - {wanted})
     if other:
-        raise InputError(f"{out_path} holds games at depth {', '.join(other)}; this run is depth {depth}")
+        d, p, t = other[0]
+        raise InputError(f"{out_path} holds games at depth {d}, prune {p}, tt-mb {t}; "
+                         f"this run is depth {depth}, prune {prune}, tt-mb {tt_mb}")
     done = {r["seed"] for r in rows}
     todo = [s for s in range(seed, seed + games) if s not in done]
     if done and not as_json:
@@ -107,7 +111,7 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
             new_rows.append(row)
         progress.add(chunk)
 
-    settings = Settings(depth=depth, time_ms=time_ms)
+    settings = Settings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb)
     interrupted = False
     try:
         if scheduler:

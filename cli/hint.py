@@ -8,7 +8,7 @@ import sys
 import click
 
 from solve2048 import Board, analyze
-from solve2048.cli.params import BOARD, DEPTH, TIME_MS
+from solve2048.cli.params import BOARD, DEPTH, TIME_MS, search_options
 from solve2048.cli.render import board_text, duration, number
 
 EXIT_NO_MOVE = 1
@@ -21,12 +21,13 @@ EXIT_NO_MOVE = 1
 @click.option("-t", "--time", "time_ms", type=TIME_MS, default=None,
               help="Search by iterative deepening for at most this many ms (depth becomes a cap).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object to stdout.")
-def hint(board: Board, depth, time_ms: float | None, as_json: bool) -> None:
+@search_options
+def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: float, tt_mb: int) -> None:
     """Best move for BOARD ('-' reads it from stdin) and the expected value of each direction.
 
     Exit code 1 when no move is legal ("game over").
     """
-    result = analyze(board, depth=depth, time_ms=time_ms)
+    result = analyze(board, depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb)
     if as_json:
         click.echo(json.dumps(result.to_json()))
     else:

@@ -9,7 +9,7 @@ import sys
 import click
 
 from solve2048 import Board, InvalidBoardError
-from solve2048.engine import MAX_DEPTH
+from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH
 
 
 class InputError(click.ClickException):
@@ -76,3 +76,15 @@ TIME_MS = click.FloatRange(min=0, min_open=True, max=24 * 3600 * 1000)
 
 
 SEED = click.IntRange(0, (1 << 64) - 1)
+
+
+def search_options(command):
+    """--prune and --tt-mb, the search settings every searching command shares."""
+    command = click.option(
+        "--prune", type=click.FloatRange(0, 1), default=DEFAULT_PRUNE, show_default=True,
+        help="Score a branch by the heuristic once its probability falls below this (0 = never).",
+    )(command)
+    return click.option(
+        "--tt-mb", type=click.IntRange(0, 1 << 20), default=DEFAULT_TT_MB, show_default=True,
+        help="Size of the transposition table in MB (0 = none).",
+    )(command)

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 import click
 
-from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS
+from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, search_options
 from solve2048.cli.render import board_text, duration
 from solve2048.game import CHUNK, Game
 from solve2048.record import RecordWriter
@@ -92,7 +92,8 @@ def summary_lines(game: Game, interrupted: bool) -> list[str]:
 @click.option("--delay", type=click.IntRange(0, 60_000), default=0, show_default=True,
               help="Pause this many ms after each move, to follow the game.")
 @click.option("--stop-at-win", is_flag=True, help="Stop once 2048 is made instead of playing on.")
-def play(depth, time_ms, seed, record_path, as_json, quiet, delay, stop_at_win) -> None:
+@search_options
+def play(depth, time_ms, seed, record_path, as_json, quiet, delay, stop_at_win, prune, tt_mb) -> None:
     """Watch the solver play a whole game, reproducible by --seed.
 
     Ctrl-C stops cleanly: the summary so far, the record closed, exit code 130.
@@ -101,7 +102,7 @@ def play(depth, time_ms, seed, record_path, as_json, quiet, delay, stop_at_win) 
         seed = secrets.randbelow(1 << 32)
         if not as_json:
             click.echo(f"seed {seed} (replay this game with --seed {seed})", err=True)
-    game = Game(seed, depth, time_ms=time_ms, stop_at_win=stop_at_win)
+    game = Game(seed, depth, time_ms=time_ms, stop_at_win=stop_at_win, prune=prune, tt_mb=tt_mb)
     view = LiveView(sys.stdout.isatty() and not quiet and not as_json)
     record = open(record_path, "w", encoding="utf-8") if record_path else None
     writer = RecordWriter(record) if record else None

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB
 from solve2048.game import GameResult, play_game
 from solve2048.search import Depth
 
@@ -30,14 +31,17 @@ class Settings:
 
     depth: Depth = "auto"
     time_ms: float | None = None
+    prune: float = DEFAULT_PRUNE
+    tt_mb: float = DEFAULT_TT_MB
 
 
 class BatchError(RuntimeError):
     """The batch could not go on (a worker died, the cluster failed)."""
 
 
-def game_row(result: GameResult) -> dict:
+def game_row(result: GameResult, settings: Settings | None = None) -> dict:
     """One line of a results file."""
+    settings = settings or Settings(depth=result.depth)
     return {
         "seed": result.seed,
         "depth": result.depth,
@@ -47,12 +51,24 @@ def game_row(result: GameResult) -> dict:
         "won": result.won,
         "won_at_move": result.won_at_move,
         "seconds": result.seconds,
+        "prune": settings.prune,
+        "tt_mb": settings.tt_mb,
     }
+
+
+def settings_of(row: dict) -> tuple:
+    """The settings a results line was played with (lines without prune or tt_mb
+    were played with the defaults)."""
+    return (str(row.get("depth")), row.get("prune", DEFAULT_PRUNE), row.get("tt_mb", DEFAULT_TT_MB))
 
 
 def play_seeds(seeds: list[int], settings: Settings) -> list[dict]:
     """Plays one game per seed; the unit of work sent to a worker."""
-    return [game_row(play_game(seed, settings.depth, time_ms=settings.time_ms)) for seed in seeds]
+    return [
+        game_row(play_game(seed, settings.depth, time_ms=settings.time_ms,
+                           prune=settings.prune, tt_mb=settings.tt_mb), settings)
+        for seed in seeds
+    ]
 
 
 def _ignore_sigint() -> None:

@@ -226,9 +226,12 @@ def auto_depth(board: Bitboard) -> int:
 _local = threading.local()
 
 
-def thread_searcher() -> Searcher:
-    """Returns this thread's default searcher, made on first use."""
-    searcher = getattr(_local, "searcher", None)
-    if searcher is None:
-        searcher = _local.searcher = Searcher()
-    return searcher
+def thread_searcher(tt_mb: float = DEFAULT_TT_MB) -> Searcher:
+    """Returns this thread's searcher with a table of tt_mb, made on first use
+    (one per size, so that a size asked for once does not evict the default)."""
+    searchers = getattr(_local, "searchers", None)
+    if searchers is None:
+        searchers = _local.searchers = {}
+    if tt_mb not in searchers:
+        searchers[tt_mb] = Searcher(tt_mb)
+    return searchers[tt_mb]

@@ -85,6 +85,7 @@ class Game:
         stop_at_win: bool = False,
         weights: Weights | None = None,
         searcher: engine.Searcher | None = None,
+        tt_mb: float = engine.DEFAULT_TT_MB,
     ) -> None:
         self.seed = check_seed(seed)
         self.depth = depth
@@ -95,7 +96,9 @@ class Game:
         self._prune = prune
         self._stop_at_win = stop_at_win
         self._evaluator = engine.evaluator(weights)
-        self._searcher = searcher or engine.thread_searcher()
+        if not 0.0 <= prune <= 1.0:
+            raise ValueError(f"expected a pruning threshold in 0..1, got {prune!r}")
+        self._searcher = searcher or engine.thread_searcher(tt_mb)
         self._state = ffi.new("s2048_game *")
         lib.s2048_game_new(self._state, self.seed)
         self.start_board = Board.from_int(self._state.board)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import IO
 
 MAX_LINE = 4096  # far longer than any line a batch writes
-FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds")
+FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
+          "prune", "tt_mb")
 
 
 class ResultsFileError(ValueError):

@@ -80,13 +80,16 @@ def analyze(
     prune: float = DEFAULT_PRUNE,
     weights: Weights | None = None,
     searcher: engine.Searcher | None = None,
+    tt_mb: float = engine.DEFAULT_TT_MB,
 ) -> Analysis:
     """Searches every direction of ``board`` by expectimax in C.
 
     ``time_ms`` switches to iterative deepening that keeps the deepest depth
     completed in time (``depth`` is then a cap, "auto" meaning none). ``prune`` is
     the cumulative probability below which a branch is scored by the heuristic.
-    The GIL is released during the search, so threads can search in parallel.
+    ``tt_mb`` sizes the transposition table of this thread's searcher (0 = none),
+    unless ``searcher`` is given. The GIL is released during the search, so
+    threads can search in parallel.
     """
     position = _board(board)
     depth_number = check_depth(depth)
@@ -94,7 +97,7 @@ def analyze(
         raise ValueError(f"expected a time limit > 0 ms, got {time_ms!r}")
     if not 0.0 <= prune <= 1.0:
         raise ValueError(f"expected a pruning threshold in 0..1, got {prune!r}")
-    searcher = searcher or engine.thread_searcher()
+    searcher = searcher or engine.thread_searcher(tt_mb)
     raw = searcher.analyze(
         int(position),
         depth=depth_number,

@@ -33,6 +33,8 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     assert set(data) == {"games", "depth", "seed", "score", "reach", "reach_ci", "moves", "seconds", "moves_per_second"}
     assert set(data["score"]) == {"mean", "median", "std", "min", "max"}
     rows = load(str(out)).rows
+    assert set(rows[0]) == {"seed", "depth", "score", "max_tile", "moves", "won", "won_at_move",
+                            "seconds", "prune", "tt_mb"}
     assert sorted(r["seed"] for r in rows) == list(range(100, 112))
     # Game i of the batch is the game `play --seed S+i` plays.
     alone = play_game(105, 1)
@@ -79,7 +81,9 @@ def test_corrupt_middle_line_is_an_error_and_the_file_is_kept(tmp_path: Path) ->
     result = invoke("-n", "3", "-d", "2", "-o", str(tmp_path / "x.jsonl"))
     assert result.exit_code == 0
     result = invoke("-n", "3", "-d", "3", "-o", str(tmp_path / "x.jsonl"))
-    assert result.exit_code == 2 and "depth 2" in result.output
+    assert result.exit_code == 2 and "holds games at depth 2" in result.output
+    result = invoke("-n", "3", "-d", "2", "--prune", "0.01", "-o", str(tmp_path / "x.jsonl"))
+    assert result.exit_code == 2 and "this run is depth 2, prune 0.01" in result.output
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGKILL, -signal.SIGKILL)])

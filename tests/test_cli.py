@@ -54,6 +54,18 @@ def test_hint_json_shape() -> None:
     assert data["depth"] == 3 and data["nodes"] > 0
 
 
+def test_hint_search_settings_reach_the_search() -> None:
+    # With no table at all (--tt-mb 0) the C search visits what the oracle visits.
+    from solve2048.reference_search import expectimax
+
+    data = json.loads(run("hint", BOARD, "-d", "3", "--prune", "0", "--tt-mb", "0", "--json").output)
+    oracle = expectimax(list(Board.parse(BOARD).cells), 3, prune=0.0)
+    assert data["nodes"] == oracle.nodes
+    assert data["values"] == oracle.values
+    pruned = json.loads(run("hint", BOARD, "-d", "3", "--prune", "0.05", "--tt-mb", "0", "--json").output)
+    assert pruned["nodes"] == expectimax(list(Board.parse(BOARD).cells), 3, prune=0.05).nodes < data["nodes"]
+
+
 def test_hint_reads_stdin() -> None:
     result = run("hint", "-", "--json", "-d", "1", input="2 2 . .\n. . . .\n. . . .\n. . . .\n")
     assert result.exit_code == 0, result.output
@@ -83,6 +95,8 @@ def test_hint_game_over_exits_1() -> None:
     (["hint", BOARD, "--time", "-5"], "--time"),
     (["hint", BOARD, "--bogus"], "No such option"),
     (["bench", "--depth", "0"], "--depth"),
+    (["hint", BOARD, "--prune", "2"], "--prune"),
+    (["play", "--tt-mb", "-1"], "--tt-mb"),
 ])
 def test_bad_input_is_one_line_exit_2(args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, args)
