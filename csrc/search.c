@@ -63,29 +63,27 @@ static inline void count_node(search_state *st)
     }
 }
 
-/* Fills moved[] with the board after each direction and moved_t[] with its
- * transpose (up and down are computed on the transpose anyway). Returns the
- * mask of directions the search may play: the board changes, and no two
- * 32768s merge (the board cannot hold 65536). */
 #if defined(__GNUC__) || defined(__clang__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define ALWAYS_INLINE inline
 #endif
 
-static ALWAYS_INLINE int expand(board_t b, board_t moved[4], board_t moved_t[4], int need_t)
+/* Fills moved[] with board b after each direction and moved_t[] with the
+ * transposes, given t, the transpose of b. Boards travel down the tree with
+ * their transposes, because a spawn is as cheap to place in both as in one.
+ * Returns the mask of directions the search may play: the board changes,
+ * and no two 32768s merge (the board cannot hold 65536). */
+static ALWAYS_INLINE int expand(board_t b, board_t t, board_t moved[4], board_t moved_t[4])
 {
-    board_t t = board_transpose(b);
     moved_t[DIR_UP] = move_rows_left(t);
     moved_t[DIR_DOWN] = move_rows_right(t);
     moved[DIR_UP] = board_transpose(moved_t[DIR_UP]);
     moved[DIR_DOWN] = board_transpose(moved_t[DIR_DOWN]);
     moved[DIR_LEFT] = move_rows_left(b);
     moved[DIR_RIGHT] = move_rows_right(b);
-    if (need_t) {  /* only leaf scoring reads the transposes of left and right */
-        moved_t[DIR_LEFT] = board_transpose(moved[DIR_LEFT]);
-        moved_t[DIR_RIGHT] = board_transpose(moved[DIR_RIGHT]);
-    }
+    moved_t[DIR_LEFT] = board_transpose(moved[DIR_LEFT]);
+    moved_t[DIR_RIGHT] = board_transpose(moved[DIR_RIGHT]);
     int mask = 0;
     for (int dir = 0; dir < 4; dir++)
         if (moved[dir] != b) mask |= 1 << dir;
@@ -95,18 +93,18 @@ static ALWAYS_INLINE int expand(board_t b, board_t moved[4], board_t moved_t[4],
     return mask;
 }
 
-static double chance_node(search_state *st, board_t b, int remaining, double prob);
+static double chance_node(search_state *st, board_t b, board_t t, int remaining, double prob);
 
 /* Max node: the value of the best direction, 0 when no direction is legal. */
-static double max_node(search_state *st, board_t b, int remaining, double prob)
+static double max_node(search_state *st, board_t b, board_t t, int remaining, double prob)
 {
     count_node(st);
     board_t moved[4], moved_t[4];
     int leaves = remaining == 0 || prob < st->prune || st->aborted;
-    int mask = expand(b, moved, moved_t, leaves);
+    int mask = expand(b, t, moved, moved_t);
     double best = 0.0;
     /* Step 1. Children that are leaves (chance_node would return their
-     * heuristic at once) are scored here, with the transpose at hand. */
+     * heuristic at once) are scored here. */
     if (leaves) {
         for (int dir = 0; dir < 4; dir++) {
             if (!(mask >> dir & 1)) continue;
@@ -122,7 +120,7 @@ static double max_node(search_state *st, board_t b, int remaining, double prob)
     /* Step 3. The best child. */
     for (int dir = 0; dir < 4; dir++) {
         if (!(mask >> dir & 1)) continue;
-        double v = chance_node(st, moved[dir], remaining, prob);
+        double v = chance_node(st, moved[dir], moved_t[dir], remaining, prob);
         if (v > best) best = v;
     }
     return best;
@@ -130,11 +128,11 @@ static double max_node(search_state *st, board_t b, int remaining, double prob)
 
 /* Chance node: b is the board after a move, remaining the moves still to
  * look ahead after its spawn, prob the probability of reaching b. */
-static double chance_node(search_state *st, board_t b, int remaining, double prob)
+static double chance_node(search_state *st, board_t b, board_t t, int remaining, double prob)
 {
     /* Step 1. Leaf: no move left to look at, an improbable branch, or a
      * search that ran out of time (its value is thrown away). */
-    if (remaining == 0 || prob < st->prune || st->aborted) return eval_board(st->eval, b);
+    if (remaining == 0 || prob < st->prune || st->aborted) return eval_board_t(st->eval, b, t);
     count_node(st);
 
     /* Step 2. A position already searched to the same depth. */
@@ -150,10 +148,13 @@ static double chance_node(search_state *st, board_t b, int remaining, double pro
     int n = board_count_empty(b);
     double cell_prob = prob / n;
     double sum = 0.0;
-    for (board_t tile = 1; empty; empty >>= 4, tile <<= 4) {
+    for (int cell = 0; empty; empty >>= 4, cell++) {
         if (!(empty & 1)) continue;
-        double v2 = max_node(st, b | tile, remaining - 1, cell_prob * 0.9);
-        double v4 = max_node(st, b | (tile << 1), remaining - 1, cell_prob * 0.1);
+        /* The spawn's cell in the board and in its transpose. */
+        board_t tile = (board_t)1 << (4 * cell);
+        board_t tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
+        double v2 = max_node(st, b | tile, t | tile_t, remaining - 1, cell_prob * 0.9);
+        double v4 = max_node(st, b | (tile << 1), t | (tile_t << 1), remaining - 1, cell_prob * 0.1);
         sum += 0.9 * v2 + 0.1 * v4;
     }
     double value = sum / n;
@@ -171,9 +172,9 @@ static int search_root(search_state *st, board_t b, int depth, double values[4])
     /* The root's children are the only boards with depth - 1 moves left: no
      * other path reaches them, so the table is not asked about them. */
     st->tt_top = depth - 2;
-    int legal = expand(b, moved, moved_t, 0);
+    int legal = expand(b, board_transpose(b), moved, moved_t);
     for (int dir = 0; dir < 4; dir++)
-        values[dir] = (legal >> dir & 1) ? chance_node(st, moved[dir], depth - 1, 1.0) : 0.0;
+        values[dir] = (legal >> dir & 1) ? chance_node(st, moved[dir], moved_t[dir], depth - 1, 1.0) : 0.0;
     return legal;
 }
 
