@@ -52,15 +52,18 @@ static inline uint64_t board_empty_mask(board_t x)
     return ~x & 0x1111111111111111ULL;
 }
 
-/* Returns the number of empty cells (nibbles equal to 0). */
-static inline int board_count_empty(board_t x)
+/* Returns the number of bits set in a mask with at most bit 4*i set per nibble
+ * (as board_empty_mask gives). */
+static inline int nibble_flags_count(uint64_t m)
 {
     /* Add the one-bit counters pairwise into bytes, then all bytes into the top
      * byte with one multiply (no popcount instruction needed). */
-    uint64_t m = board_empty_mask(x);
     m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
     return (int)((m * 0x0101010101010101ULL) >> 56);
 }
+
+/* Returns the number of empty cells (nibbles equal to 0). */
+static inline int board_count_empty(board_t x) { return nibble_flags_count(board_empty_mask(x)); }
 
 /* Returns 1 when at least two cells hold 15 (tile 32768): only then can a
  * move overflow the 4-bit cell. */

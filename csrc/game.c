@@ -59,7 +59,7 @@ uint32_t s2048_rng_below(s2048_rng *r, uint32_t n)
 uint64_t s2048_spawn(s2048_rng *r, uint64_t board, int *cell, int *value)
 {
     uint64_t empty = board_empty_mask(board);
-    uint32_t k = s2048_rng_below(r, (uint32_t)board_count_empty(board));
+    uint32_t k = s2048_rng_below(r, (uint32_t)nibble_flags_count(empty));
     int at = 0;
     /* Walk to the k-th empty cell. */
     for (;; at++) {
@@ -125,7 +125,7 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
         step->spawn_cell = (uint8_t)cell;
         step->spawn_value = (uint8_t)value;
 
-        if (s2048_legal_mask(g->board) == 0) g->over = 1;
+        if (s2048_is_game_over(g->board)) g->over = 1;
         if (stop_at_win && g->won_at) break;
     }
     return played;

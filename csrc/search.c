@@ -145,7 +145,7 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
 
     /* Step 3. Average over every spawn, cells in increasing order. */
     uint64_t empty = board_empty_mask(b);
-    int n = board_count_empty(b);
+    int n = nibble_flags_count(empty);
     double cell_prob = prob / n;
     double sum = 0.0;
     for (int cell = 0; empty; empty >>= 4, cell++) {
