@@ -15,7 +15,7 @@ from solve2048 import engine
 from solve2048.board import Board
 from solve2048.engine import DEFAULT_PRUNE, Weights, ffi, lib
 from solve2048.moves import Move
-from solve2048.search import Depth, check_depth
+from solve2048.search import Depth, check_depth, check_limits
 
 WIN_TILE = 2048
 MAX_SEED = (1 << 64) - 1
@@ -90,14 +90,10 @@ class Game:
         self.seed = check_seed(seed)
         self.depth = depth
         self._depth = check_depth(depth)
-        if time_ms is not None and not time_ms > 0:
-            raise ValueError(f"expected a time limit > 0 ms, got {time_ms!r}")
-        self._time_ms = float(time_ms or 0.0)
+        self._time_ms = check_limits(time_ms, prune)
         self._prune = prune
         self._stop_at_win = stop_at_win
         self._evaluator = engine.evaluator(weights)
-        if not 0.0 <= prune <= 1.0:
-            raise ValueError(f"expected a pruning threshold in 0..1, got {prune!r}")
         self._searcher = searcher or engine.thread_searcher(tt_mb)
         self._state = ffi.new("s2048_game *")
         lib.s2048_game_new(self._state, self.seed)

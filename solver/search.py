@@ -59,6 +59,15 @@ def check_depth(depth: Depth) -> int:
     return depth
 
 
+def check_limits(time_ms: float | None, prune: float) -> float:
+    """Returns the engine's time limit in ms (0 = none) or raises ValueError."""
+    if time_ms is not None and not time_ms > 0:
+        raise ValueError(f"expected a time limit > 0 ms, got {time_ms!r}")
+    if not 0.0 <= prune <= 1.0:
+        raise ValueError(f"expected a pruning threshold in 0..1, got {prune!r}")
+    return float(time_ms or 0.0)
+
+
 def auto_depth(board: Board | str) -> int:
     """The depth that "auto" means for this board: 2 up to 6 distinct tiles, 3 up
     to 8, 4 up to 10, 5 beyond; one more (at most 6) with 3 or fewer empty cells."""
@@ -93,15 +102,12 @@ def analyze(
     """
     position = _board(board)
     depth_number = check_depth(depth)
-    if time_ms is not None and not time_ms > 0:
-        raise ValueError(f"expected a time limit > 0 ms, got {time_ms!r}")
-    if not 0.0 <= prune <= 1.0:
-        raise ValueError(f"expected a pruning threshold in 0..1, got {prune!r}")
+    limit_ms = check_limits(time_ms, prune)
     searcher = searcher or engine.thread_searcher(tt_mb)
     raw = searcher.analyze(
         int(position),
         depth=depth_number,
-        time_ms=float(time_ms or 0.0),
+        time_ms=limit_ms,
         prune=prune,
         evaluator_=engine.evaluator(weights),
     )
