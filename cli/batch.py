@@ -14,6 +14,7 @@ from solve2048.batch import BatchError, Settings, default_jobs, run_cluster, run
 from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, InputError, search_options
 from solve2048.cli.plot import write_plot
 from solve2048.cli.summary import compare_text, summary_text
+from solve2048.rng import MAX_SEED
 
 EXIT_INTERRUPTED = 130
 EXIT_FAILED = 1
@@ -86,7 +87,7 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
     again resumes, playing only the seeds not yet in the file. Ctrl-C keeps every
     finished game (exit code 130).
     """
-    if seed + games - 1 > (1 << 64) - 1:
+    if seed + games - 1 > MAX_SEED:
         raise click.BadParameter("seed + games must stay below 2**64", param_hint="'--seed'")
     rows = _load(out_path, repair=True) if out_path else []
     wanted = (str(depth), prune, tt_mb)

@@ -10,6 +10,7 @@ import click
 
 from solve2048 import Board, InvalidBoardError
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH
+from solve2048.rng import MAX_SEED
 
 
 class InputError(click.ClickException):
@@ -75,7 +76,7 @@ DEPTH = DepthParam()
 TIME_MS = click.FloatRange(min=0, min_open=True, max=24 * 3600 * 1000)
 
 
-SEED = click.IntRange(0, (1 << 64) - 1)
+SEED = click.IntRange(0, MAX_SEED)
 
 
 def search_options(command):

@@ -13,7 +13,6 @@ import multiprocessing
 import multiprocessing.context
 import os
 import signal
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -177,7 +176,3 @@ def run_cluster(seeds: Iterable[int], settings: Settings, address: str,
 
 def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-
-
-def now() -> float:
-    return time.perf_counter()

@@ -18,6 +18,7 @@ from solve2048.moves import ALL_MOVES, Move
 
 BB_ALL: Bitboard = 0xFFFF_FFFF_FFFF_FFFF
 MAX_TILE = 32768  # 2**15, the largest exponent a 4-bit cell holds
+WIN_TILE = 2048  # RULES.md: the merge that makes it wins the game
 EMPTY_TOKENS = frozenset({"0", ".", "-", "_"})
 ROW_SEPARATORS = re.compile(r"[/|;\n]")
 CELL_SEPARATORS = re.compile(r"[\s,]+")

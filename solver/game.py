@@ -15,12 +15,10 @@ from solve2048 import engine
 from solve2048.board import Board
 from solve2048.engine import DEFAULT_PRUNE, Weights, ffi, lib
 from solve2048.moves import Move
+from solve2048.rng import MAX_SEED
 from solve2048.search import Depth, check_depth, check_limits
 
-WIN_TILE = 2048
-MAX_SEED = (1 << 64) - 1
 CHUNK = 4096
-
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from typing import IO
 
 from solve2048 import reference
+from solve2048.board import WIN_TILE
 from solve2048.game import Step
 
-WIN_TILE = 2048
 REASONS = ("game_over", "stopped_at_win", "interrupted")
 
 

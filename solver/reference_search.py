@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solve2048 import reference
+from solve2048.board import MAX_TILE
 from solve2048.engine import Weights
 
-MAX_TILE = 32768
 
 
 def _rank(value: int) -> int:

@@ -8,6 +8,7 @@ empty cells in increasing index), then the value (4 when below(10) == 0, else 2)
 from __future__ import annotations
 
 MASK64 = (1 << 64) - 1
+MAX_SEED = MASK64  # seeds are any 64-bit unsigned number
 
 
 def _rotl(x: int, k: int) -> int:
@@ -18,7 +19,7 @@ class Rng:
     """xoshiro256** (Blackman and Vigna, 2018) over a 64-bit seed."""
 
     def __init__(self, seed: int) -> None:
-        if not 0 <= seed <= MASK64:
+        if not 0 <= seed <= MAX_SEED:
             raise ValueError(f"expected a seed in 0..2**64-1, got {seed}")
         x = seed
         self.state = []

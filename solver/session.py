@@ -15,11 +15,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solve2048.board import Board, InvalidBoardError
+from solve2048.board import WIN_TILE, Board, InvalidBoardError
 from solve2048.moves import Move
 from solve2048.rng import MASK64, Rng
 
-WIN_TILE = 2048
 SAVE_VERSION = 1
 DATA_DIR_ENV = "SOLVE2048_DATA_DIR"
 
