@@ -11,13 +11,12 @@ import click
 from solve2048 import results as results_file
 from solve2048 import stats
 from solve2048.batch import BatchError, Settings, default_jobs, run_cluster, run_local, settings_of
+from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
 from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, InputError, search_options
 from solve2048.cli.plot import write_plot
 from solve2048.cli.summary import compare_text, summary_text
 from solve2048.rng import MAX_SEED
 
-EXIT_INTERRUPTED = 130
-EXIT_FAILED = 1
 
 
 class Progress:
@@ -45,8 +44,10 @@ class Progress:
         sys.stderr.flush()
 
     def close(self) -> None:
+        """Ends the bar's line, once: later calls do nothing."""
         if self.enabled:
             sys.stderr.write("\n")
+            self.enabled = False
 
 
 def _clock(seconds: float) -> str:
@@ -124,7 +125,7 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
     except BatchError as error:
         progress.close()
         click.echo(f"solve2048: error: {error}", err=True)
-        sys.exit(EXIT_FAILED)
+        sys.exit(EXIT_BATCH_FAILED)
     finally:
         progress.close()
         if out:

@@ -8,10 +8,10 @@ import sys
 import click
 
 from solve2048 import Board, analyze
+from solve2048.cli.exits import EXIT_NO_MOVE
 from solve2048.cli.params import BOARD, DEPTH, TIME_MS, search_options
 from solve2048.cli.render import board_text, duration, number
 
-EXIT_NO_MOVE = 1
 
 
 @click.command()

@@ -16,13 +16,11 @@ import click
 from solve2048 import __version__
 from solve2048.cli.batch import batch, stats_command
 from solve2048.cli.bench import bench
+from solve2048.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
 from solve2048.cli.game import game
 from solve2048.cli.hint import hint
 from solve2048.cli.play import play
 from solve2048.cli.replay import replay
-
-EXIT_INTERRUPTED = 130
-
 
 class OneLineErrorGroup(click.Group):
     """A group whose usage errors are one line on stderr (exit 2), and whose
@@ -37,7 +35,7 @@ class OneLineErrorGroup(click.Group):
         except OSError as error:  # a file that could not be read or written
             where = f": {error.filename}" if error.filename else ""
             click.echo(f"solve2048: error: {error.strerror or error}{where}", err=True)
-            sys.exit(2)
+            sys.exit(EXIT_BAD_INPUT)
         except (KeyboardInterrupt, click.exceptions.Abort):
             click.echo("solve2048: interrupted", err=True)
             sys.exit(EXIT_INTERRUPTED)

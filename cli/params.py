@@ -9,6 +9,7 @@ import sys
 import click
 
 from solve2048 import Board, InvalidBoardError
+from solve2048.cli.exits import EXIT_BAD_INPUT
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH
 from solve2048.rng import MAX_SEED
 
@@ -16,7 +17,7 @@ from solve2048.rng import MAX_SEED
 class InputError(click.ClickException):
     """Bad input that is not an option value (a results file, a record): exit code 2."""
 
-    exit_code = 2
+    exit_code = EXIT_BAD_INPUT
 
 
 class BoardParam(click.ParamType):

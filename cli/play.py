@@ -11,12 +11,12 @@ from contextlib import contextmanager
 
 import click
 
+from solve2048.cli.exits import EXIT_INTERRUPTED
 from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, search_options
 from solve2048.cli.render import board_text, duration
 from solve2048.game import CHUNK, Game
 from solve2048.record import RecordWriter
 
-EXIT_INTERRUPTED = 130
 REDRAW_SECONDS = 1 / 30     # at most 30 redraws a second, whatever the speed
 TARGET_CALL_SECONDS = 0.05  # chunks of moves sized to return to Python this often
 

@@ -7,10 +7,10 @@ import sys
 
 import click
 
+from solve2048.cli.exits import EXIT_ILLEGAL_RECORD
 from solve2048.cli.render import cells_text
 from solve2048.record import RecordError, replay as replay_record
 
-EXIT_ILLEGAL = 1
 
 
 @click.command()
@@ -26,7 +26,7 @@ def replay(path: str, as_json: bool) -> None:
             result = replay_record(stream)
     except RecordError as error:
         click.echo(f"solve2048: illegal record {path}: {error}", err=True)
-        sys.exit(EXIT_ILLEGAL)
+        sys.exit(EXIT_ILLEGAL_RECORD)
     except OSError as error:
         raise click.FileError(path, hint=error.strerror or str(error)) from None
     if as_json:
