@@ -22,6 +22,7 @@ from solve2048.cli.hint import hint
 from solve2048.cli.play import play
 from solve2048.cli.replay import replay
 
+
 class OneLineErrorGroup(click.Group):
     """A group whose usage errors are one line on stderr (exit 2), and whose
     Ctrl-C exits 130 without a traceback."""

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import click
 
 from solve2048 import Board
+from solve2048.board import grid_text
 
 # Background colours of the original game, as 256-colour terminal codes.
 TILE_COLOURS = {
@@ -19,11 +20,7 @@ BIG_TILE_COLOUR = 236
 def cells_text(cells: Sequence[int], colour: bool = False) -> str:
     """16 tile values as an aligned grid; with colour, each tile on its game colour."""
     if not colour:
-        width = max(len(str(v)) for v in cells)
-        return "\n".join(
-            " ".join((str(v) if v else ".").rjust(width) for v in cells[r * 4 : r * 4 + 4])
-            for r in range(4)
-        )
+        return grid_text(cells)
     width = max(6, max(len(str(v)) for v in cells) + 2)
     lines = []
     for r in range(4):

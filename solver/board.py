@@ -130,6 +130,16 @@ def _cells_from_text(stripped: str, text: str) -> list[object]:
     return [_token_value(t, i, text) for i, t in enumerate(tokens)]
 
 
+def grid_text(cells: Sequence[int]) -> str:
+    """16 tile values, row-major, as an aligned 4x4 grid with "." for empty. Takes
+    plain values, so the oracle's boards (which may hold 65536) print too."""
+    width = max(len(str(v)) for v in cells)
+    return "\n".join(
+        " ".join((str(v) if v else ".").rjust(width) for v in cells[r * 4 : r * 4 + 4])
+        for r in range(4)
+    )
+
+
 class Board:
     """An immutable 2048 position. ``Board('2 4 . . / …')`` parses like Board.parse."""
 
@@ -229,10 +239,7 @@ class Board:
         return " / ".join(" ".join(str(v) if v else "." for v in row) for row in self.rows)
 
     def __str__(self) -> str:
-        width = max(len(str(v)) for v in self.cells)
-        return "\n".join(
-            " ".join((str(v) if v else ".").rjust(width) for v in row) for row in self.rows
-        )
+        return grid_text(self.cells)
 
     def __repr__(self) -> str:
         return f"Board({self.notation()!r})"
