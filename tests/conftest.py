@@ -9,6 +9,10 @@ import pytest
 
 DATA = Path(__file__).parent / "data"
 
+# Boards one move from the end of a game, for the person's game tests.
+ALMOST_WON = "1024 1024 . . / . . . . / . . . . / . . . 2"   # left makes 2048
+ALMOST_LOST = "2 4 2 4 / 4 2 4 2 / 2 4 2 8 / 4 2 16 16"   # left ends the game, whatever spawns
+
 
 def parse_grid(text: str) -> list[int]:
     """Reads 'a b c d / …' into 16 ints, with no limit on tile size (for the oracle)."""

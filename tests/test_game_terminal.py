@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pexpect
 import pyte
+from conftest import ALMOST_LOST, ALMOST_WON
 
 from solve2048 import Board
 from solve2048.session import Session
@@ -18,8 +19,6 @@ from solve2048.session import Session
 ROWS, COLS = 24, 80
 # Arrow keys as the Linux console sends them (its terminfo is the TERM below).
 UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
-ALMOST_WON = "1024 1024 . . / . . . . / . . . . / . . . 2"
-ALMOST_LOST = "2 4 2 4 / 4 2 4 2 / 2 4 2 8 / 4 2 16 16"
 
 
 class Terminal:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from conftest import ALMOST_LOST, ALMOST_WON
+
 from solve2048 import Board, reference
 from solve2048.session import SaveStore, Session, atomic_write
 
-ALMOST_LOST = "2 4 2 4 / 4 2 4 2 / 2 4 2 8 / 4 2 16 16"   # left ends the game, whatever spawns
-ALMOST_WON = "1024 1024 . . / . . . . / . . . . / . . . 2"
 
 
 def session_on(text: str, seed: int = 1) -> Session:
