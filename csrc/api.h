@@ -102,6 +102,43 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
                   int depth, double time_ms, double prune, int keep_cache,
                   s2048_result *out);
 
+/* ---- endgame tables (endgame.c; formations in endgame.h) ---- */
+
+/* Entries of the table with `frozen` frozen cells and goal rank `goal`
+ * (goal ** (16 - frozen)); 0 when the pair is not supported. */
+size_t s2048_table_entries(int frozen, int goal);
+/* The largest tile sum its free cells can hold. A table is built layer by
+ * layer, from that sum down to 0 in steps of 2: a move keeps the sum and a
+ * spawn adds 2 or 4, so each layer reads only the two layers above it. */
+int s2048_table_max_sum(int frozen, int goal);
+/* Writes every entry whose free cells add up to sum. part and parts split the
+ * layer between threads (entries are dealt round-robin). Returns the number of
+ * entries written, or -1 for a bad argument. */
+int64_t s2048_table_build_layer(int frozen, int goal, uint16_t *table, int sum,
+                                int part, int parts);
+/* A 64-bit checksum of n entries (FNV-1a over 64-bit words). */
+uint64_t s2048_table_checksum(const uint16_t *table, size_t n);
+
+typedef struct s2048_tableset s2048_tableset;
+
+typedef struct {
+    int dir;              /* the table's move on the board given, -1 if no table covers it */
+    double probability;   /* its success probability */
+    int frozen;           /* the formation (frozen cells) and goal rank of that table */
+    int goal;
+} s2048_probe;
+
+s2048_tableset *s2048_tableset_new(void);
+void s2048_tableset_free(s2048_tableset *ts);
+/* Attaches a finished table; its memory stays the caller's and must outlive
+ * the set. Returns 0, or -1 for a bad argument or a wrong entry count. */
+int s2048_tableset_add(s2048_tableset *ts, int frozen, int goal,
+                       const uint16_t *table, size_t entries);
+/* Looks board up under its 8 symmetries in every attached table that covers
+ * it and keeps the answer with the highest success probability. Returns 1
+ * when some table covers the board, else 0 (out->dir = -1). */
+int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *out);
+
 /* ---- whole games (game.c) ---- */
 
 /* xoshiro256** (Blackman and Vigna), seeded by expanding the 64-bit seed
@@ -122,6 +159,7 @@ typedef struct {
     uint32_t won_at;  /* the move (1-based) whose merge made 2048; 0 = not yet */
     int over;         /* 1 when the game has ended: no move left */
     int last_depth;   /* the depth the last move was searched to */
+    uint32_t table_moves; /* moves taken from the endgame tables */
     s2048_rng rng;
 } s2048_game;
 
@@ -131,7 +169,8 @@ typedef struct {
     uint8_t dir;          /* 0 up, 1 down, 2 left, 3 right */
     uint8_t spawn_cell;   /* 0..15, row-major */
     uint8_t spawn_value;  /* 2 or 4 */
-    uint8_t depth;        /* the depth the move was searched to */
+    uint8_t depth;        /* the depth the move was searched to (0: from a table) */
+    uint8_t from_table;   /* 1 when an endgame table chose the move */
 } s2048_step;
 
 /* A new game from seed: two spawns on the empty board. */
@@ -139,11 +178,14 @@ void s2048_game_new(s2048_game *g, uint64_t seed);
 /* Places one random tile (cell, then value) on an empty cell of board; fills
  * *cell and *value and returns the new board. board must have an empty cell. */
 uint64_t s2048_spawn(s2048_rng *r, uint64_t board, int *cell, int *value);
-/* Plays up to max_steps moves chosen by the search (settings as for
- * s2048_analyze, table cleared before every move), writing one step each.
- * Stops early when the game ends, or after the winning move if stop_at_win.
- * Returns the number of moves played, or -1 for a bad argument. */
+/* Plays up to max_steps moves, writing one step each. A move comes from the
+ * endgame tables when one covers the board with a success probability of at
+ * least table_min_prob (tables may be NULL), else from the search (settings
+ * as for s2048_analyze, its table cleared before every move). Stops early
+ * when the game ends, or after the winning move if stop_at_win. Returns the
+ * number of moves played, or -1 for a bad argument. */
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
+                    const s2048_tableset *tables, double table_min_prob,
                     int depth, double time_ms, double prune, int stop_at_win,
                     s2048_step *steps, int max_steps);
 

@@ -85,6 +85,7 @@ void s2048_game_new(s2048_game *g, uint64_t seed)
     g->won_at = 0;
     g->over = 0;
     g->last_depth = 0;
+    g->table_moves = 0;
 }
 
 /* Returns the largest exponent on the board. */
@@ -96,25 +97,51 @@ static int max_rank(board_t b)
     return best;
 }
 
+/* Chooses the move for g->board: from a table when one is sure enough, else
+ * from the search. Fills dir and depth of step; returns 0, or -1 when the
+ * search refuses its arguments. */
+static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
+                       const s2048_tableset *tables, double table_min_prob,
+                       int depth, double time_ms, double prune, int *dir, s2048_step *step)
+{
+    s2048_probe probe;
+    if (tables && s2048_tables_probe(tables, g->board, &probe)
+        && probe.probability >= table_min_prob) {
+        *dir = probe.dir;
+        step->depth = 0;
+        step->from_table = 1;
+        return 0;
+    }
+    s2048_result r;
+    if (s2048_analyze(s, e, g->board, depth, time_ms, prune, 0, &r) != 0) return -1;
+    *dir = r.best;
+    step->depth = (uint8_t)r.depth;
+    step->from_table = 0;
+    return 0;
+}
+
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
+                    const s2048_tableset *tables, double table_min_prob,
                     int depth, double time_ms, double prune, int stop_at_win,
                     s2048_step *steps, int max_steps)
 {
     if (!g || !s || !e || (!steps && max_steps > 0) || max_steps < 0) return -1;
     int played = 0;
     while (played < max_steps && !g->over) {
-        s2048_result r;
-        if (s2048_analyze(s, e, g->board, depth, time_ms, prune, 0, &r) != 0) return -1;
-        if (r.best < 0) {
+        s2048_step *step = &steps[played];
+        int dir;
+        if (choose_move(g, s, e, tables, table_min_prob, depth, time_ms, prune, &dir, step) != 0)
+            return -1;
+        if (dir < 0) {
             g->over = 1;
             break;
         }
-        board_t moved = board_move(g->board, r.best);
-        s2048_step *step = &steps[played++];
-        step->dir = (uint8_t)r.best;
-        step->gain = board_move_gain(g->board, r.best);
-        step->depth = (uint8_t)r.depth;
-        g->last_depth = r.depth;
+        played++;
+        board_t moved = board_move(g->board, dir);
+        step->dir = (uint8_t)dir;
+        step->gain = board_move_gain(g->board, dir);
+        if (step->from_table) g->table_moves++;
+        else g->last_depth = step->depth;
         g->score += step->gain;
         g->moves++;
         if (!g->won_at && max_rank(moved) >= 11) g->won_at = g->moves;

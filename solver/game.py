@@ -17,6 +17,7 @@ from solve2048.engine import DEFAULT_PRUNE, Weights, ffi, lib
 from solve2048.moves import Move
 from solve2048.rng import MAX_SEED
 from solve2048.search import Depth, check_depth, check_limits
+from solve2048.tables import TableSet
 
 CHUNK = 4096
 
@@ -30,7 +31,8 @@ class Step:
     spawn_cell: int
     spawn_value: int
     board: Board  # after the spawn
-    depth: int    # the depth the move was searched to
+    depth: int    # the depth the move was searched to, 0 for a table move
+    from_table: bool = False  # an endgame table chose the move
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class GameResult:
     won_at_move: int | None
     seconds: float
     final_board: Board
+    table_moves: int = 0  # moves taken from the endgame tables
 
     @property
     def moves_per_second(self) -> float:
@@ -62,6 +65,7 @@ class GameResult:
             "seconds": self.seconds,
             "moves_per_second": self.moves_per_second,
             "final_board": list(self.final_board.cells),
+            "table_moves": self.table_moves,
         }
 
 
@@ -84,8 +88,10 @@ class Game:
         weights: Weights | None = None,
         searcher: engine.Searcher | None = None,
         tt_mb: float = engine.DEFAULT_TT_MB,
+        tables: TableSet | None = None,
     ) -> None:
         self.seed = check_seed(seed)
+        self.tables = tables if tables is not None and len(tables) else None
         self.depth = depth
         self._depth = check_depth(depth)
         self._time_ms = check_limits(time_ms, prune)
@@ -119,6 +125,11 @@ class Game:
         return int(self._state.last_depth)
 
     @property
+    def table_moves(self) -> int:
+        """How many moves so far came from the endgame tables."""
+        return int(self._state.table_moves)
+
+    @property
     def won_at_move(self) -> int | None:
         return int(self._state.won_at) or None
 
@@ -138,6 +149,8 @@ class Game:
         start = time.perf_counter()
         played = lib.s2048_game_play(
             self._state, self._searcher._handle, self._evaluator._handle,
+            self.tables.handle if self.tables else ffi.NULL,
+            self.tables.min_probability if self.tables else 1.0,
             self._depth, self._time_ms, self._prune, int(self._stop_at_win),
             self._buffer, count,
         )
@@ -151,7 +164,7 @@ class Game:
     @staticmethod
     def _step(raw) -> Step:
         return Step(Move(raw.dir), raw.gain, raw.spawn_cell, raw.spawn_value,
-                    Board.from_int(raw.board), raw.depth)
+                    Board.from_int(raw.board), raw.depth, bool(raw.from_table))
 
     def run(self) -> GameResult:
         """Plays to the end and returns the result."""
@@ -172,6 +185,7 @@ class Game:
             won_at_move=self.won_at_move,
             seconds=self.seconds,
             final_board=board,
+            table_moves=int(self._state.table_moves),
         )
 
 

@@ -1,0 +1,298 @@
+/* endgame.c -- building the endgame tables, and looking boards up in them.
+ *
+ * See endgame.h for the formations. solver/reference_tables.py solves the same
+ * tables in plain Python from the rules; tests compare the two entry for entry.
+ *
+ * Building: an entry's probability is the best, over the moves that leave
+ * every frozen cell unchanged, of
+ *   1                          when the move puts rank g on the target,
+ *   0                          when it makes rank g anywhere else,
+ *   the mean over the free empty cells of 0.9 P(spawn 2) + 0.1 P(spawn 4)
+ *                              otherwise, with P read from the table itself.
+ * No allowed move gives 0. The frozen cells are built as placeholders of rank
+ * 14 and 15 in a checkerboard, so they are above every free tile and no two
+ * neighbours merge: on a real board the same holds when every frozen tile is
+ * at least g and no two frozen neighbours are equal, and then the real board
+ * and the table's board move alike.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "endgame.h"
+#include "tables.h"
+
+const int eg_path[16] = {0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12};
+
+/* One (frozen, goal) pair, with everything the inner loops need. */
+typedef struct {
+    int frozen;            /* k */
+    int goal;              /* g */
+    int free_count;        /* n = 16 - k */
+    int target;            /* cell index of the target */
+    board_t frozen_bits;   /* nibble mask of the frozen cells */
+    board_t placeholders;  /* the frozen cells as ranks 14/15 */
+    int shift[16];         /* free cell j lives at bit shift[j] */
+    size_t power[16];      /* g ** j */
+    size_t entries;        /* g ** n */
+} formation;
+
+static int formation_init(formation *f, int frozen, int goal)
+{
+    if (frozen < EG_MIN_FROZEN || frozen > EG_MAX_FROZEN || goal < EG_MIN_GOAL
+        || goal > EG_MAX_GOAL)
+        return -1;
+    memset(f, 0, sizeof *f);
+    f->frozen = frozen;
+    f->goal = goal;
+    f->free_count = 16 - frozen;
+    f->target = eg_path[frozen];
+    for (int i = 0; i < frozen; i++) {
+        int cell = eg_path[i];
+        int rank = ((cell >> 2) + (cell & 3)) & 1 ? 14 : 15;
+        f->frozen_bits |= (board_t)0xf << (4 * cell);
+        f->placeholders |= (board_t)rank << (4 * cell);
+    }
+    size_t p = 1;
+    for (int j = 0; j < f->free_count; j++) {
+        f->shift[j] = 4 * eg_path[frozen + j];
+        f->power[j] = p;
+        p *= (size_t)goal;
+    }
+    f->entries = p;
+    return 0;
+}
+
+size_t s2048_table_entries(int frozen, int goal)
+{
+    formation f;
+    return formation_init(&f, frozen, goal) == 0 ? f.entries : 0;
+}
+
+int s2048_table_max_sum(int frozen, int goal)
+{
+    formation f;
+    if (formation_init(&f, frozen, goal) != 0) return -1;
+    return f.free_count << (goal - 1);
+}
+
+/* ---- building ---- */
+
+/* The index of board's free cells, or -1 when one holds rank g or more. */
+static int64_t free_index(const formation *f, board_t b)
+{
+    size_t index = 0;
+    for (int j = 0; j < f->free_count; j++) {
+        int rank = (int)(b >> f->shift[j] & 0xf);
+        if (rank >= f->goal) return -1;
+        index += (size_t)rank * f->power[j];
+    }
+    return (int64_t)index;
+}
+
+/* The probability of the goal after a move to `moved` (before its spawn). */
+static double after_move(const formation *f, const uint16_t *table, board_t moved)
+{
+    if ((int)(moved >> (4 * f->target) & 0xf) == f->goal) return 1.0;
+    int64_t index = free_index(f, moved);
+    if (index < 0) return 0.0;
+    double sum = 0.0;
+    int empty = 0;
+    for (int j = 0; j < f->free_count; j++) {
+        if (moved >> f->shift[j] & 0xf) continue;
+        double p2 = eg_entry_prob(table[(size_t)index + f->power[j]]);
+        double p4 = eg_entry_prob(table[(size_t)index + 2 * f->power[j]]);
+        sum += 0.9 * p2 + 0.1 * p4;
+        empty++;
+    }
+    /* An allowed move changes only free cells, so one is empty afterwards. */
+    return sum / empty;
+}
+
+/* The entry of one arrangement: best allowed move, first of equals. */
+static uint16_t solve_entry(const formation *f, const uint16_t *table, board_t b)
+{
+    int best_dir = -1;
+    double best = 0.0;
+    for (int dir = 0; dir < 4; dir++) {
+        board_t moved = board_move(b, dir);
+        if (moved == b || ((moved ^ b) & f->frozen_bits)) continue;
+        double p = after_move(f, table, moved);
+        if (best_dir < 0 || p > best) {
+            best = p;
+            best_dir = dir;
+        }
+    }
+    if (best_dir < 0) return 0;
+    uint16_t q = (uint16_t)(best * EG_PROB_ONE + 0.5);
+    return (uint16_t)(q << 2 | best_dir);
+}
+
+typedef struct {
+    const formation *f;
+    uint16_t *table;
+    int part, parts;
+    uint64_t dealt;   /* arrangements met so far, for the round-robin split */
+    int64_t written;
+} layer_walk;
+
+/* Visits every arrangement of free cells j.. adding up to `left`. */
+static void walk(layer_walk *w, int j, int left, board_t b, size_t index)
+{
+    const formation *f = w->f;
+    if (j == f->free_count) {
+        if (left == 0 && w->dealt++ % (uint64_t)w->parts == (uint64_t)w->part) {
+            w->table[index] = solve_entry(f, w->table, b);
+            w->written++;
+        }
+        return;
+    }
+    int cells_after = f->free_count - j - 1;
+    int cap = cells_after << (f->goal - 1);  /* the most the later cells can hold */
+    for (int rank = 0; rank < f->goal; rank++) {
+        int value = rank ? 1 << rank : 0;
+        if (value > left) break;
+        if (left - value > cap) continue;
+        walk(w, j + 1, left - value, b | (board_t)rank << f->shift[j],
+             index + (size_t)rank * f->power[j]);
+    }
+}
+
+int64_t s2048_table_build_layer(int frozen, int goal, uint16_t *table, int sum,
+                                int part, int parts)
+{
+    formation f;
+    if (!table || formation_init(&f, frozen, goal) != 0 || sum < 0 || sum & 1
+        || parts < 1 || part < 0 || part >= parts)
+        return -1;
+    layer_walk w = {&f, table, part, parts, 0, 0};
+    walk(&w, 0, sum, f.placeholders, 0);
+    return w.written;
+}
+
+uint64_t s2048_table_checksum(const uint16_t *table, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint64_t word;
+        memcpy(&word, table + i, sizeof word);
+        h = (h ^ word) * 0x100000001b3ULL;
+    }
+    for (; i < n; i++) h = (h ^ table[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+/* ---- symmetries ---- */
+
+static board_t mirror_columns(board_t b)
+{
+    b = (b & 0x0f0f0f0f0f0f0f0fULL) << 4 | (b >> 4 & 0x0f0f0f0f0f0f0f0fULL);
+    return (b & 0x00ff00ff00ff00ffULL) << 8 | (b >> 8 & 0x00ff00ff00ff00ffULL);
+}
+
+static board_t flip_rows(board_t b)
+{
+    b = (b & 0x0000ffff0000ffffULL) << 16 | (b >> 16 & 0x0000ffff0000ffffULL);
+    return b << 32 | b >> 32;
+}
+
+board_t eg_symmetry(board_t b, int s)
+{
+    if (s & 1) b = mirror_columns(b);
+    if (s & 2) b = flip_rows(b);
+    if (s & 4) b = board_transpose(b);
+    return b;
+}
+
+int eg_direction_back(int s, int dir)
+{
+    /* Undo the steps in reverse: a transpose swaps the axes (up <-> left,
+     * down <-> right), a flip reverses up/down, a mirror left/right. */
+    static const int transposed[4] = {DIR_LEFT, DIR_RIGHT, DIR_UP, DIR_DOWN};
+    if (s & 4) dir = transposed[dir];
+    if ((s & 2) && dir <= DIR_DOWN) dir ^= 1;
+    if ((s & 1) && dir >= DIR_LEFT) dir ^= 1;
+    return dir;
+}
+
+/* ---- looking up ---- */
+
+struct s2048_tableset {
+    const uint16_t *table[EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
+    formation form[EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
+};
+
+s2048_tableset *s2048_tableset_new(void) { return calloc(1, sizeof(s2048_tableset)); }
+
+void s2048_tableset_free(s2048_tableset *ts) { free(ts); }
+
+int s2048_tableset_add(s2048_tableset *ts, int frozen, int goal,
+                       const uint16_t *table, size_t entries)
+{
+    formation f;
+    if (!ts || !table || formation_init(&f, frozen, goal) != 0 || entries != f.entries) return -1;
+    ts->form[frozen][goal] = f;
+    ts->table[frozen][goal] = table;
+    return 0;
+}
+
+/* 1 when cell's frozen neighbours earlier on the path differ from it. */
+static int unlike_frozen_neighbours(board_t b, int k)
+{
+    int cell = eg_path[k], rank = board_cell(b, cell);
+    for (int i = 0; i < k; i++) {
+        int other = eg_path[i];
+        int dr = (other >> 2) - (cell >> 2), dc = (other & 3) - (cell & 3);
+        if (dr * dr + dc * dc == 1 && board_cell(b, other) == rank) return 0;
+    }
+    return 1;
+}
+
+/* Tries every formation on one orientation of the board; keeps the best. */
+static void probe_oriented(const s2048_tableset *ts, board_t b, int s, s2048_probe *best)
+{
+    int free_max[17];  /* free_max[k]: the highest rank on path cells k.. */
+    free_max[16] = 0;
+    for (int i = 15; i >= 0; i--) {
+        int rank = board_cell(b, eg_path[i]);
+        free_max[i] = rank > free_max[i + 1] ? rank : free_max[i + 1];
+    }
+    int frozen_min = 16;
+    for (int k = 1; k <= EG_MAX_FROZEN; k++) {
+        int rank = board_cell(b, eg_path[k - 1]);
+        /* An empty or merging frozen cell spoils every longer formation too. */
+        if (rank == 0 || !unlike_frozen_neighbours(b, k - 1)) return;
+        if (rank < frozen_min) frozen_min = rank;
+        /* The anchor must be the smallest frozen tile and above every free one. */
+        if (k < EG_MIN_FROZEN || rank != frozen_min || rank > EG_MAX_GOAL
+            || free_max[k] >= rank)
+            continue;
+        const uint16_t *table = ts->table[k][rank];
+        if (!table) continue;
+        int64_t index = free_index(&ts->form[k][rank], b);
+        uint16_t entry = table[index];
+        double p = eg_entry_prob(entry);
+        int dir = eg_direction_back(s, eg_entry_dir(entry));
+        if (entry >> 2 && (best->dir < 0 || p > best->probability)) {
+            best->dir = dir;
+            best->probability = p;
+            best->frozen = k;
+            best->goal = rank;
+        }
+    }
+}
+
+int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *out)
+{
+    out->dir = -1;
+    out->probability = 0.0;
+    out->frozen = 0;
+    out->goal = 0;
+    if (!ts) return 0;
+    for (int s = 0; s < 8; s++) probe_oriented(ts, eg_symmetry(board, s), s, out);
+    /* The formation's conditions make the table's move legal on the board;
+     * refuse it anyway should that ever fail. */
+    if (out->dir >= 0 && board_move(board, out->dir) == board) out->dir = -1;
+    return out->dir >= 0;
+}

@@ -1,0 +1,47 @@
+/* endgame.h -- formations of the endgame tables and the board's symmetries.
+ *
+ * A formation is named by k, the number of frozen cells: the first k cells of
+ * the snake path below hold big tiles that must not move; the other 16 - k
+ * cells are free. The anchor is the last frozen cell, the target the first
+ * free one, and the goal is a tile of the anchor's rank g on the target:
+ *
+ *      path order            k = 7: F frozen, A anchor, T target, . free
+ *    0  1  2  3               F  F  F  F
+ *    7  6  5  4               T  A  F  F
+ *    8  9 10 11               .  .  .  .
+ *   15 14 13 12               .  .  .  .
+ *
+ * A table for (k, g) holds, for every arrangement of ranks 0..g-1 on the free
+ * cells, the probability of reaching the goal under optimal play without
+ * moving a frozen tile, and the move that achieves it. Its index is the
+ * arrangement read as a number in base g, free cell j (path cell k + j) being
+ * digit j.
+ */
+#ifndef ENDGAME_H_INCLUDED
+#define ENDGAME_H_INCLUDED
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board.h"
+
+#define EG_MIN_FROZEN 6     /* 10 free cells */
+#define EG_MAX_FROZEN 13    /* 3 free cells */
+#define EG_MIN_GOAL 3       /* a spawn (rank 1 or 2) is always below the goal */
+#define EG_MAX_GOAL 13      /* frozen placeholders 14 and 15 stay above it */
+#define EG_PROB_ONE 16383   /* probabilities are 14-bit fixed point */
+
+/* The cells of the snake path, row-major indices. */
+extern const int eg_path[16];
+
+/* An entry: probability q / EG_PROB_ONE in the high 14 bits, direction below. */
+static inline double eg_entry_prob(uint16_t entry) { return (double)(entry >> 2) / EG_PROB_ONE; }
+static inline int eg_entry_dir(uint16_t entry) { return entry & 3; }
+
+/* The board under symmetry s (0..7): bit 0 mirrors left-right, bit 1 flips
+ * top-bottom, bit 2 then transposes. */
+board_t eg_symmetry(board_t b, int s);
+/* The direction on the original board that direction dir on eg_symmetry(b, s) is. */
+int eg_direction_back(int s, int dir);
+
+#endif /* ENDGAME_H_INCLUDED */

@@ -1,0 +1,200 @@
+"""Endgame tables: where they live, checking and loading them, looking boards up.
+
+A table knows, for one formation (``frozen`` big tiles along a snake path in a
+corner, see csrc/endgame.h) and one goal rank, the best move and its exact
+probability of building the goal tile next to the smallest frozen tile without
+moving a frozen one. ``solve2048 tables build`` computes them once
+(``solve2048.tables_build``); play, batch, hint and game then load them from
+the table directory and take a table's move whenever its probability is at
+least ``min_probability``.
+
+A table file is a 64-byte header, then its entries as little-endian uint16::
+
+    magic "S2048EGT" | version u32 | frozen u32 | goal u32 | 0 u32
+    | entries u64 | checksum u64 | zeros up to 64 bytes
+
+A file is only ever written under a temporary name and renamed when complete,
+and it is loaded only when its header, size and checksum all agree, so a torn
+or damaged file is reported and skipped, never used.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+from solve2048.board import Board
+from solve2048.engine import ffi, lib
+from solve2048.moves import Move
+
+MAGIC = b"S2048EGT"
+VERSION = 1
+HEADER = struct.Struct("<8sIIIIQQ")
+HEADER_SIZE = 64
+ENV_DIR = "SOLVE2048_TABLES"
+SUFFIX = ".egt"
+# The lowest success probability at which a table's move replaces the search.
+DEFAULT_MIN_PROBABILITY = 0.8
+
+
+class TableError(Exception):
+    """A table file that is missing, torn or damaged; the message says which and why."""
+
+
+@dataclass(frozen=True, order=True)
+class TableSpec:
+    """One table: ``frozen`` cells hold the big tiles, the goal is rank ``goal`` (tile 2**goal)."""
+
+    frozen: int
+    goal: int
+
+    @property
+    def free_cells(self) -> int:
+        return 16 - self.frozen
+
+    @property
+    def entries(self) -> int:
+        return int(lib.s2048_table_entries(self.frozen, self.goal))
+
+    @property
+    def size_bytes(self) -> int:
+        return HEADER_SIZE + 2 * self.entries
+
+    @property
+    def filename(self) -> str:
+        return f"frozen{self.frozen:02d}-goal{1 << self.goal}{SUFFIX}"
+
+    def __str__(self) -> str:
+        return f"{self.free_cells} free cells, goal {1 << self.goal}"
+
+
+# The default set: every goal from 32 up to what fits in about 2 GB (built in
+# a few minutes on two cores; the biggest, 9 free cells up to 512, has 387 M entries).
+DEFAULT_SPECS: tuple[TableSpec, ...] = (
+    *(TableSpec(8, g) for g in range(5, 11)),
+    *(TableSpec(7, g) for g in range(5, 10)),
+    *(TableSpec(6, g) for g in range(5, 8)),
+)
+
+
+def default_dir() -> Path:
+    """$SOLVE2048_TABLES, or the user's cache directory."""
+    if os.environ.get(ENV_DIR):
+        return Path(os.environ[ENV_DIR]).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("solve2048")) / "tables"
+
+
+def header_bytes(spec: TableSpec, checksum: int) -> bytes:
+    head = HEADER.pack(MAGIC, VERSION, spec.frozen, spec.goal, 0, spec.entries, checksum)
+    return head.ljust(HEADER_SIZE, b"\0")
+
+
+def checksum(entries) -> int:
+    """The checksum of a uint16 array of entries (computed in C)."""
+    return int(lib.s2048_table_checksum(ffi.cast("const uint16_t *", entries.ctypes.data), entries.size))
+
+
+def open_table(path: Path, spec: TableSpec, verify: bool = True):
+    """The entries of a finished table file, memory-mapped read-only; raises TableError."""
+    import numpy as np
+
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as f:
+            head = f.read(HEADER.size)
+    except OSError as e:
+        raise TableError(f"{path}: cannot read: {e.strerror or e}") from None
+    if len(head) < HEADER.size:
+        raise TableError(f"{path}: not a table file (too short)")
+    magic, version, frozen, goal, _, entries, expected = HEADER.unpack(head)
+    if magic != MAGIC:
+        raise TableError(f"{path}: not a table file (bad magic)")
+    if version != VERSION:
+        raise TableError(f"{path}: table format version {version}, this solve2048 reads {VERSION}; rebuild it")
+    if (frozen, goal, entries) != (spec.frozen, spec.goal, spec.entries):
+        raise TableError(f"{path}: holds another table (frozen {frozen}, goal rank {goal})")
+    if size != spec.size_bytes:
+        raise TableError(f"{path}: {size} bytes, expected {spec.size_bytes} (torn or damaged); rebuild it")
+    data = np.memmap(path, dtype="<u2", mode="r", offset=HEADER_SIZE, shape=(entries,))
+    if verify and checksum(data) != expected:
+        raise TableError(f"{path}: checksum mismatch (damaged); rebuild it")
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class TableMove:
+    """A table's answer for a board."""
+
+    move: Move
+    probability: float   # of building the goal tile without moving a frozen tile
+    spec: TableSpec
+
+
+class TableSet:
+    """Loaded tables, ready for ``probe`` and for the C game loop (``handle``)."""
+
+    def __init__(self, tables: dict[TableSpec, object],
+                 min_probability: float = DEFAULT_MIN_PROBABILITY) -> None:
+        if not 0.0 <= min_probability <= 1.0:
+            raise ValueError(f"min_probability must be between 0 and 1, got {min_probability!r}")
+        self.min_probability = float(min_probability)
+        self._tables = dict(tables)   # keeps the memory the C set points into alive
+        self.handle = ffi.gc(lib.s2048_tableset_new(), lib.s2048_tableset_free)
+        if self.handle == ffi.NULL:
+            raise MemoryError("cannot allocate a table set")
+        for spec, entries in self._tables.items():
+            pointer = ffi.cast("const uint16_t *", entries.ctypes.data)
+            if lib.s2048_tableset_add(self.handle, spec.frozen, spec.goal, pointer, entries.size) != 0:
+                raise ValueError(f"table {spec} has {entries.size} entries, expected {spec.entries}")
+
+    @property
+    def specs(self) -> list[TableSpec]:
+        return sorted(self._tables)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def probe(self, board: Board | int) -> TableMove | None:
+        """The best covering table's move and probability, whatever the threshold; None if none covers it."""
+        raw = ffi.new("s2048_probe *")
+        if not lib.s2048_tables_probe(self.handle, int(board), raw):
+            return None
+        return TableMove(Move(raw.dir), float(raw.probability), TableSpec(raw.frozen, raw.goal))
+
+    def choose(self, board: Board | int) -> TableMove | None:
+        """The table's move when it is sure enough to replace the search, else None."""
+        found = self.probe(board)
+        return found if found is not None and found.probability >= self.min_probability else None
+
+
+@dataclass(frozen=True)
+class Installed:
+    """What a table directory holds: the loaded set and one line per problem."""
+
+    tables: TableSet
+    problems: list[str]
+    missing: list[TableSpec]
+
+
+def load(directory: Path | None = None, specs: tuple[TableSpec, ...] = DEFAULT_SPECS,
+         min_probability: float = DEFAULT_MIN_PROBABILITY, verify: bool = True) -> Installed:
+    """Loads every finished table of ``specs`` found in ``directory``; damaged
+    files are reported in ``problems`` and left out, never used."""
+    directory = default_dir() if directory is None else Path(directory)
+    found: dict[TableSpec, object] = {}
+    problems: list[str] = []
+    missing: list[TableSpec] = []
+    for spec in specs:
+        path = directory / spec.filename
+        if not path.exists():
+            missing.append(spec)
+            continue
+        try:
+            found[spec] = open_table(path, spec, verify=verify)
+        except TableError as e:
+            problems.append(str(e))
+    return Installed(TableSet(found, min_probability), problems, missing)

@@ -1,0 +1,185 @@
+"""Endgame tables: the C builder against the Python oracle, look-ups under every
+symmetry, the files (torn, damaged, missing), and games that use them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solve2048 import Board, reference
+from solve2048.game import Game
+from solve2048.reference_tables import PATH, solve
+from solve2048.tables import TableError, TableSet, TableSpec, load, open_table
+from solve2048.tables_build import build_all, compute, save
+
+# Tiny formations the oracle solves in well under a second each.
+TINY = [(13, 3), (13, 4), (13, 5), (12, 3), (12, 4), (11, 4), (10, 3)]
+
+
+@pytest.mark.parametrize("frozen, goal", TINY)
+def test_builder_matches_the_oracle_entry_for_entry(frozen, goal):
+    built = compute(TableSpec(frozen, goal), jobs=2)
+    assert built.tolist() == solve(frozen, goal)
+
+
+def test_the_tiny_tables_hold_probabilities_strictly_between_0_and_1():
+    # So that the comparison above checks the arithmetic, not only 0s and 1s.
+    for frozen, goal in [(12, 4), (11, 4)]:
+        assert any(0 < entry >> 2 < 16383 for entry in solve(frozen, goal))
+
+
+def test_two_threads_build_the_same_table_as_one():
+    spec = TableSpec(9, 5)
+    assert np.array_equal(compute(spec, jobs=1), compute(spec, jobs=2))
+
+
+def _cells(frozen: int, goal: int, free: dict[int, int]) -> list[int]:
+    """A real board: a snake of distinct tiles down to the anchor 2**goal, then free tiles."""
+    cells = [0] * 16
+    for i, cell in enumerate(PATH[:frozen]):
+        cells[cell] = 1 << (goal + frozen - 1 - i)
+    for cell, tile in free.items():
+        cells[cell] = tile
+    return cells
+
+
+def _index(frozen: int, goal: int, cells: list[int]) -> int:
+    index = 0
+    for j, cell in enumerate(PATH[frozen:]):
+        index += (cells[cell].bit_length() - 1 if cells[cell] else 0) * goal ** j
+    return index
+
+
+def test_known_answers_from_the_rules():
+    # Frozen 13: the free cells are the bottom row's first three, the target is
+    # (3,2) beside the anchor (3,3). Two 2**(goal-1) slide right and merge on it.
+    goal = 4
+    table = compute(TableSpec(13, goal))
+    sure = _cells(13, goal, {12: 8, 13: 8})
+    entry = int(table[_index(13, goal, sure)])
+    assert entry >> 2 == 16383 and entry & 3 == 3          # right, probability 1
+    nothing_moves = _cells(13, goal, {})
+    assert int(table[_index(13, goal, nothing_moves)]) == 0   # no allowed move
+    # Goal 8 from 4 . 4: right merges the two 4s onto the target (probability
+    # 1); left would make the 8 on the wrong cell (0), so right is the move.
+    table = compute(TableSpec(13, 3))
+    entry = int(table[_index(13, 3, _cells(13, 3, {12: 4, 14: 4}))])
+    assert entry >> 2 == 16383 and entry & 3 == 3
+
+
+def _symmetry(cells: list[int], s: int) -> list[int]:
+    grid = [cells[4 * r:4 * r + 4] for r in range(4)]
+    if s & 1:
+        grid = [row[::-1] for row in grid]
+    if s & 2:
+        grid = grid[::-1]
+    if s & 4:
+        grid = [list(col) for col in zip(*grid)]
+    return [v for row in grid for v in row]
+
+
+def test_probe_agrees_with_the_table_under_all_eight_symmetries():
+    frozen, goal = 11, 4
+    spec = TableSpec(frozen, goal)
+    table = compute(spec)
+    tables = TableSet({spec: table}, min_probability=0.0)
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(200):
+        free = {cell: int(rng.choice([0, 0, 2, 4, 8])) for cell in PATH[frozen:]}
+        cells = _cells(frozen, goal, free)
+        entry = int(table[_index(frozen, goal, cells)])
+        if entry >> 2 == 0:
+            continue
+        canonical_move = reference.DIRECTIONS[entry & 3]
+        after, _ = reference.move(cells, canonical_move)
+        for s in range(8):
+            image = _symmetry(cells, s)
+            found = tables.probe(Board.from_cells(image))
+            assert found is not None and found.spec == spec
+            assert found.probability == pytest.approx((entry >> 2) / 16383, abs=0)
+            moved, _ = reference.move(image, found.move.name.lower())
+            assert moved == _symmetry(after, s)
+        checked += 1
+    assert checked > 50
+
+
+def test_a_board_outside_every_formation_is_not_covered():
+    spec = TableSpec(11, 4)
+    tables = TableSet({spec: compute(spec)}, min_probability=0.0)
+    # The same snake with a free tile as big as the anchor: not covered.
+    cells = _cells(11, 4, {PATH[12]: 16})
+    assert tables.probe(Board.from_cells(cells)) is None
+    # Two equal frozen neighbours could merge: not covered either.
+    cells = _cells(11, 4, {PATH[12]: 2})
+    cells[PATH[1]] = cells[PATH[0]]
+    assert tables.probe(Board.from_cells(cells)) is None
+
+
+def test_files_round_trip_and_bad_files_are_refused(tmp_path):
+    spec = TableSpec(11, 4)
+    table = compute(spec)
+    path = save(spec, table, tmp_path)
+    assert np.array_equal(open_table(path, spec), table)
+    assert not list(tmp_path.glob("*.partial"))
+
+    data = bytearray(path.read_bytes())
+    data[100] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(TableError, match="checksum"):
+        open_table(path, spec)
+    path.write_bytes(bytes(data[:-10]))
+    with pytest.raises(TableError, match="torn"):
+        open_table(path, spec)
+    path.write_bytes(b"not a table at all, just some text of some length" * 4)
+    with pytest.raises(TableError, match="not a table"):
+        open_table(path, spec)
+
+
+def test_load_reports_damaged_and_missing_tables_and_uses_the_rest(tmp_path):
+    good, bad, absent = TableSpec(11, 4), TableSpec(12, 4), TableSpec(13, 4)
+    build_all(tmp_path, (good, bad))
+    (tmp_path / bad.filename).write_bytes(b"S2048EGT" + b"\0" * 10)
+    installed = load(tmp_path, (good, bad, absent))
+    assert installed.tables.specs == [good]
+    assert len(installed.problems) == 1 and bad.filename in installed.problems[0]
+    assert installed.missing == [absent]
+
+
+def test_build_all_skips_finished_tables(tmp_path):
+    spec = TableSpec(11, 4)
+    first = build_all(tmp_path, (spec,))
+    again = build_all(tmp_path, (spec,))
+    assert first[0].built and not again[0].built
+
+
+@pytest.fixture(scope="module")
+def small_tables() -> TableSet:
+    specs = [TableSpec(8, g) for g in (5, 6, 7)] + [TableSpec(7, g) for g in (5, 6)]
+    return TableSet({s: compute(s, jobs=2) for s in specs}, min_probability=0.5)
+
+
+def test_games_take_table_moves_exactly_when_the_tables_say_so(small_tables):
+    total = 0
+    for seed in range(3):
+        game = Game(seed, depth=1, tables=small_tables)
+        board, taken = game.board, 0
+        while not game.over:
+            for step in game.advance(512):
+                choice = small_tables.choose(board)
+                assert step.from_table == (choice is not None)
+                if choice is not None:
+                    assert step.move == choice.move and step.depth == 0
+                    taken += 1
+                board = step.board
+        assert game.result().table_moves == taken
+        total += taken
+    assert total > 0
+
+
+def test_games_with_tables_repeat_bit_for_bit(small_tables):
+    first = next(r for r in (Game(seed, depth=1, tables=small_tables).run() for seed in range(10))
+                 if r.table_moves > 0)
+    second = Game(first.seed, depth=1, tables=small_tables).run()
+    assert (first.score, first.moves, first.final_board, first.table_moves) == (
+        second.score, second.moves, second.final_board, second.table_moves)
