@@ -12,10 +12,11 @@ from solve2048 import results as results_file
 from solve2048 import stats
 from solve2048.batch import BatchError, Settings, default_jobs, run_cluster, run_local, settings_of
 from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
-from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, InputError, search_options
+from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, InputError, open_tables, search_options, table_options
 from solve2048.cli.plot import write_plot
 from solve2048.cli.summary import compare_text, summary_text
 from solve2048.rng import MAX_SEED
+from solve2048.tables import default_dir as default_tables_dir
 
 
 
@@ -55,6 +56,12 @@ def _clock(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds // 60 % 60:02d}m" if seconds >= 3600 else f"{seconds // 60}m{seconds % 60:02d}s"
 
 
+def _settings_text(settings: tuple) -> str:
+    depth, prune, tt_mb, tables = settings
+    tables_text = "no tables" if tables is None else f"tables at {tables}"
+    return f"depth {depth}, prune {prune}, tt-mb {tt_mb}, {tables_text}"
+
+
 def _load(path: str, repair: bool) -> list[dict]:
     try:
         loaded = results_file.load(path, repair=repair)
@@ -81,7 +88,9 @@ def _load(path: str, repair: bool) -> list[dict]:
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on a Dask distributed cluster, e.g. tcp://10.0.0.5:8786 (needs the cluster extra).")
 @search_options
-def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, scheduler, prune, tt_mb) -> None:
+@table_options
+def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, scheduler, prune, tt_mb,
+          no_tables, tables_dir, table_min_prob) -> None:
     """Play many seeded games and print the statistics the field publishes.
 
     With --out, every finished game is written at once; running the same command
@@ -91,12 +100,15 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
     if seed + games - 1 > MAX_SEED:
         raise click.BadParameter("seed + games must stay below 2**64", param_hint="'--seed'")
     rows = _load(out_path, repair=True) if out_path else []
-    wanted = (str(depth), prune, tt_mb)
-    other = sorted({settings_of(r) for r in rows} - {wanted})
+    tables = open_tables(no_tables, tables_dir, table_min_prob)
+    settings = Settings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb,
+                        tables_dir=str(tables_dir or default_tables_dir()) if tables else None,
+                        table_min_prob=table_min_prob)
+    wanted = settings_of({"depth": depth, "prune": prune, "tt_mb": tt_mb, "tables": settings.tables_tag})
+    other = sorted({settings_of(r) for r in rows} - {wanted}, key=str)
     if other:
-        d, p, t = other[0]
-        raise InputError(f"{out_path} holds games at depth {d}, prune {p}, tt-mb {t}; "
-                         f"this run is depth {depth}, prune {prune}, tt-mb {tt_mb}")
+        raise InputError(f"{out_path} holds games at {_settings_text(other[0])}; "
+                         f"this run is {_settings_text(wanted)}")
     done = {r["seed"] for r in rows}
     todo = [s for s in range(seed, seed + games) if s not in done]
     if done and not as_json:
@@ -113,7 +125,6 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
             new_rows.append(row)
         progress.add(chunk)
 
-    settings = Settings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb)
     interrupted = False
     try:
         if scheduler:

@@ -12,10 +12,11 @@ try:
 except ImportError:  # Windows without the windows-curses package
     curses = None  # type: ignore[assignment]
 
-from solve2048.cli.params import SEED
+from solve2048.cli.params import SEED, open_tables, table_options
 from solve2048.moves import Move
 from solve2048.search import analyze
 from solve2048.session import SaveStore, Session
+from solve2048.tables import TableSet
 
 CELL_W, CELL_H = 8, 3
 BOARD_W, BOARD_H = 4 * CELL_W, 4 * CELL_H
@@ -46,8 +47,10 @@ def move_keys() -> dict[int, Move]:
 class GameScreen:
     """Draws a Session and turns keys into its actions."""
 
-    def __init__(self, screen, store: SaveStore, session: Session, message: str = "") -> None:
+    def __init__(self, screen, store: SaveStore, session: Session, message: str = "",
+                 tables: TableSet | None = None) -> None:
         self.screen = screen
+        self.tables = tables
         self.store = store
         self.session = session
         self.message = message
@@ -140,6 +143,11 @@ class GameScreen:
         if result.best is None:
             self.message = "hint: no legal move"
             return
+        table = self.tables.choose(self.session.board) if self.tables else None
+        if table is not None:
+            self.message = (f"hint: {table.move} (endgame table: {table.probability:.0%} "
+                            f"to build {1 << table.spec.goal})")
+            return
         best = result.values[result.best]
         others = ", ".join(f"{m} {v - best:+,.0f}" if v is not None else f"{m} illegal"
                            for m, v in result.ranked()[1:])
@@ -153,6 +161,10 @@ class GameScreen:
         self.message = f"new game, seed {self.session.seed}"
 
     def autoplay_step(self) -> None:
+        table = self.tables.choose(self.session.board) if self.tables else None
+        if table is not None and not self.session.show_win_banner:
+            self.play(table.move)
+            return
         result = analyze(self.session.board, depth="auto")
         if result.best is None or self.session.show_win_banner:
             self.autoplay = False
@@ -222,7 +234,8 @@ def start_session(store: SaveStore, seed: int | None) -> tuple[Session, str]:
 @click.command()
 @click.option("-s", "--seed", type=SEED, default=None,
               help="Seed of a new game (a saved game in progress is restored instead).")
-def game(seed: int | None) -> None:
+@table_options
+def game(seed: int | None, no_tables: bool, tables_dir, table_min_prob: float) -> None:
     """Play 2048 in the terminal, with the solver's hint (h) and autoplay (a).
 
     The game is saved after every move and restored on the next start; the best
@@ -233,4 +246,5 @@ def game(seed: int | None) -> None:
         raise click.ClickException("the game needs curses; on Windows: pip install windows-curses")
     store = SaveStore()
     session, message = start_session(store, seed)
-    curses.wrapper(lambda screen: GameScreen(screen, store, session, message).run())
+    tables = open_tables(no_tables, tables_dir, table_min_prob)
+    curses.wrapper(lambda screen: GameScreen(screen, store, session, message, tables).run())

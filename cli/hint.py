@@ -9,7 +9,7 @@ import click
 
 from solve2048 import Board, analyze
 from solve2048.cli.exits import EXIT_NO_MOVE
-from solve2048.cli.params import BOARD, DEPTH, TIME_MS, search_options
+from solve2048.cli.params import BOARD, DEPTH, TIME_MS, open_tables, search_options, table_options
 from solve2048.cli.render import board_text, duration, number
 
 
@@ -22,14 +22,24 @@ from solve2048.cli.render import board_text, duration, number
               help="Search by iterative deepening for at most this many ms (depth becomes a cap).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object to stdout.")
 @search_options
-def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: float, tt_mb: int) -> None:
+@table_options
+def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: float, tt_mb: int,
+         no_tables: bool, tables_dir, table_min_prob: float) -> None:
     """Best move for BOARD ('-' reads it from stdin) and the expected value of each direction.
 
     Exit code 1 when no move is legal ("game over").
     """
     result = analyze(board, depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb)
+    tables = open_tables(no_tables, tables_dir, table_min_prob)
+    covered = tables.probe(board) if tables and result.best is not None else None
+    used = covered if covered and covered.probability >= table_min_prob else None
+    best = used.move if used else result.best
     if as_json:
-        click.echo(json.dumps(result.to_json()))
+        data = result.to_json()
+        data["best"] = str(best) if best is not None else None
+        data["from_table"] = used is not None
+        data["table_probability"] = covered.probability if covered else None
+        click.echo(json.dumps(data))
     else:
         colour = sys.stdout.isatty()
         click.echo(board_text(board, colour=colour))
@@ -37,7 +47,11 @@ def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: float
         if result.best is None:
             click.echo(_why_no_move(board))
         else:
-            click.echo(f"best move: {click.style(str(result.best), bold=True) if colour else result.best}")
+            click.echo(f"best move: {click.style(str(best), bold=True) if colour else best}"
+                       + (f"  (endgame table: {used.probability:.1%} to build {1 << used.spec.goal})"
+                          if used else ""))
+            if covered and not used:
+                click.echo(f"  (an endgame table gives only {covered.probability:.1%}: searched instead)")
             best_value = result.values[result.best]
             for move, value in result.ranked():
                 if value is None:

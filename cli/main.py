@@ -21,6 +21,7 @@ from solve2048.cli.game import game
 from solve2048.cli.hint import hint
 from solve2048.cli.play import play
 from solve2048.cli.replay import replay
+from solve2048.cli.tables import tables
 
 
 class OneLineErrorGroup(click.Group):
@@ -64,3 +65,4 @@ cli.add_command(bench)
 cli.add_command(game)
 cli.add_command(batch)
 cli.add_command(stats_command, name="stats")
+cli.add_command(tables)

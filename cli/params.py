@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import click
 
@@ -12,6 +13,8 @@ from solve2048 import Board, InvalidBoardError
 from solve2048.cli.exits import EXIT_BAD_INPUT
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH
 from solve2048.rng import MAX_SEED
+from solve2048.tables import DEFAULT_MIN_PROBABILITY, ENV_DIR, TableSet
+from solve2048.tables import load as load_tables
 
 
 class InputError(click.ClickException):
@@ -90,3 +93,31 @@ def search_options(command):
         "--tt-mb", type=click.IntRange(0, 1 << 20), default=DEFAULT_TT_MB, show_default=True,
         help="Size of the transposition table in MB (0 = none).",
     )(command)
+
+
+def table_options(command):
+    """--no-tables, --tables-dir and --table-min-prob, shared by every command that plays."""
+    command = click.option(
+        "--no-tables", is_flag=True,
+        help="Search every move, even where an installed endgame table covers the board.",
+    )(command)
+    command = click.option(
+        "--tables-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+        help=f"Where the endgame tables are (default: ${ENV_DIR}, else the user cache directory).",
+    )(command)
+    return click.option(
+        "--table-min-prob", type=click.FloatRange(0, 1), default=DEFAULT_MIN_PROBABILITY,
+        show_default=True,
+        help="Take a table's move only when its success probability is at least this.",
+    )(command)
+
+
+def open_tables(no_tables: bool, tables_dir: Path | None, min_prob: float) -> TableSet | None:
+    """The installed tables, or None (turned off, or none installed). A damaged
+    table costs one warning line on stderr and is left out, never used."""
+    if no_tables:
+        return None
+    installed = load_tables(tables_dir, min_probability=min_prob)
+    for problem in installed.problems:
+        click.echo(f"solve2048: warning: {problem}; searching instead", err=True)
+    return installed.tables if len(installed.tables) else None

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 import click
 
 from solve2048.cli.exits import EXIT_INTERRUPTED
-from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, search_options
+from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, open_tables, search_options, table_options
 from solve2048.cli.render import board_text, duration
 from solve2048.game import CHUNK, Game
 from solve2048.record import RecordWriter
@@ -74,7 +74,8 @@ def summary_lines(game: Game, interrupted: bool) -> list[str]:
     won = f" · won at move {r.won_at_move:,}" if r.won else ""
     return [
         f"{head}: score {r.score:,} · max tile {r.max_tile} · {r.moves:,} moves{won}",
-        f"seed {r.seed} · depth {r.depth} · {duration(r.seconds)} · {r.moves_per_second:,.0f} moves/s",
+        f"seed {r.seed} · depth {r.depth} · {duration(r.seconds)} · {r.moves_per_second:,.0f} moves/s"
+        + (f" · {r.table_moves:,} moves from endgame tables" if game.tables else ""),
     ]
 
 
@@ -93,7 +94,9 @@ def summary_lines(game: Game, interrupted: bool) -> list[str]:
               help="Pause this many ms after each move, to follow the game.")
 @click.option("--stop-at-win", is_flag=True, help="Stop once 2048 is made instead of playing on.")
 @search_options
-def play(depth, time_ms, seed, record_path, as_json, quiet, delay, stop_at_win, prune, tt_mb) -> None:
+@table_options
+def play(depth, time_ms, seed, record_path, as_json, quiet, delay, stop_at_win, prune, tt_mb,
+         no_tables, tables_dir, table_min_prob) -> None:
     """Watch the solver play a whole game, reproducible by --seed.
 
     Ctrl-C stops cleanly: the summary so far, the record closed, exit code 130.
@@ -102,7 +105,8 @@ def play(depth, time_ms, seed, record_path, as_json, quiet, delay, stop_at_win, 
         seed = secrets.randbelow(1 << 32)
         if not as_json:
             click.echo(f"seed {seed} (replay this game with --seed {seed})", err=True)
-    game = Game(seed, depth, time_ms=time_ms, stop_at_win=stop_at_win, prune=prune, tt_mb=tt_mb)
+    game = Game(seed, depth, time_ms=time_ms, stop_at_win=stop_at_win, prune=prune, tt_mb=tt_mb,
+                tables=open_tables(no_tables, tables_dir, table_min_prob))
     view = LiveView(sys.stdout.isatty() and not quiet and not as_json)
     record = open(record_path, "w", encoding="utf-8") if record_path else None
     writer = RecordWriter(record) if record else None

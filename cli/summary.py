@@ -17,6 +17,8 @@ def summary_text(s: dict) -> str:
         lo, hi = s["reach_ci"][tile]
         lines.append(f"             {int(tile):>6}  {share:7.1%}   {lo:6.1%} – {hi:6.1%}")
     lines.append(f"speed        {s['moves_per_second']:,.0f} moves/s per core ({s['moves']:,} moves)")
+    if s.get("table_move_share"):
+        lines.append(f"tables       {s['table_move_share']:.1%} of moves from endgame tables")
     return "\n".join(lines)
 
 

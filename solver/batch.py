@@ -15,10 +15,13 @@ import os
 import signal
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB
 from solve2048.game import GameResult, play_game
 from solve2048.search import Depth
+from solve2048.tables import DEFAULT_MIN_PROBABILITY, TableSet
+from solve2048.tables import load as load_tables
 
 CHUNK_SECONDS = 0.25
 MAX_CHUNK = 1024
@@ -32,6 +35,13 @@ class Settings:
     time_ms: float | None = None
     prune: float = DEFAULT_PRUNE
     tt_mb: float = DEFAULT_TT_MB
+    tables_dir: str | None = None   # None: search every move
+    table_min_prob: float = DEFAULT_MIN_PROBABILITY
+
+    @property
+    def tables_tag(self) -> float | None:
+        """What a results line records of the tables: the threshold, or None when off."""
+        return self.table_min_prob if self.tables_dir else None
 
 
 class BatchError(RuntimeError):
@@ -52,22 +62,40 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict:
         "seconds": result.seconds,
         "prune": settings.prune,
         "tt_mb": settings.tt_mb,
+        "tables": settings.tables_tag,
+        "table_moves": result.table_moves,
     }
 
 
 def settings_of(row: dict) -> tuple:
-    """The settings a results line was played with (lines without prune or tt_mb
-    were played with the defaults)."""
-    return (str(row.get("depth")), row.get("prune", DEFAULT_PRUNE), row.get("tt_mb", DEFAULT_TT_MB))
+    """The settings a results line was played with (lines without prune, tt_mb
+    or tables were played with the defaults of their time: no tables)."""
+    return (str(row.get("depth")), row.get("prune", DEFAULT_PRUNE), row.get("tt_mb", DEFAULT_TT_MB),
+            row.get("tables"))
 
 
 def play_seeds(seeds: list[int], settings: Settings) -> list[dict]:
     """Plays one game per seed; the unit of work sent to a worker."""
+    tables = _worker_tables(settings.tables_dir, settings.table_min_prob)
     return [
         game_row(play_game(seed, settings.depth, time_ms=settings.time_ms,
-                           prune=settings.prune, tt_mb=settings.tt_mb), settings)
+                           prune=settings.prune, tt_mb=settings.tt_mb, tables=tables), settings)
         for seed in seeds
     ]
+
+
+_loaded_tables: dict[tuple[str, float], TableSet] = {}
+
+
+def _worker_tables(directory: str | None, min_prob: float) -> TableSet | None:
+    """The tables of a worker process, loaded once (memory-mapped, so the
+    processes share one copy). The parent checked the checksums already."""
+    if directory is None:
+        return None
+    key = (directory, min_prob)
+    if key not in _loaded_tables:
+        _loaded_tables[key] = load_tables(Path(directory), min_probability=min_prob, verify=False).tables
+    return _loaded_tables[key]
 
 
 def _ignore_sigint() -> None:

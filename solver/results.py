@@ -14,7 +14,7 @@ from typing import IO
 
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
-          "prune", "tt_mb")
+          "prune", "tt_mb", "tables", "table_moves")
 
 
 class ResultsFileError(ValueError):

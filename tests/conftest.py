@@ -49,3 +49,10 @@ def pack(exps: np.ndarray) -> np.ndarray:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20481)
+
+
+@pytest.fixture(autouse=True)
+def no_installed_tables(tmp_path_factory, monkeypatch) -> None:
+    """Every test starts with an empty table directory, whatever this machine has
+    installed; tests that want tables build their own."""
+    monkeypatch.setenv("SOLVE2048_TABLES", str(tmp_path_factory.mktemp("no_tables")))

@@ -30,11 +30,12 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     result = invoke("-n", "12", "-d", "1", "-s", "100", "-j", "2", "-o", str(out), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"games", "depth", "seed", "score", "reach", "reach_ci", "moves", "seconds", "moves_per_second"}
+    assert set(data) == {"games", "depth", "seed", "score", "reach", "reach_ci", "moves", "seconds",
+                         "moves_per_second", "table_move_share"}
     assert set(data["score"]) == {"mean", "median", "std", "min", "max"}
     rows = load(str(out)).rows
     assert set(rows[0]) == {"seed", "depth", "score", "max_tile", "moves", "won", "won_at_move",
-                            "seconds", "prune", "tt_mb"}
+                            "seconds", "prune", "tt_mb", "tables", "table_moves"}
     assert sorted(r["seed"] for r in rows) == list(range(100, 112))
     # Game i of the batch is the game `play --seed S+i` plays.
     alone = play_game(105, 1)

@@ -47,7 +47,8 @@ def test_hint_json_shape() -> None:
     result = run("hint", BOARD, "--depth", "3", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"board", "best", "values", "depth", "nodes", "seconds"}
+    assert set(data) == {"board", "best", "values", "depth", "nodes", "seconds",
+                         "from_table", "table_probability"}
     assert data["board"] == list(Board.parse(BOARD).cells)
     assert set(data["values"]) == {"up", "down", "left", "right"}
     assert data["best"] == max(data["values"], key=lambda k: data["values"][k] or -1)

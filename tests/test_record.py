@@ -26,7 +26,8 @@ def test_play_json_shape_and_record_agree(record: list[str], tmp_path: Path) -> 
     result = CliRunner().invoke(cli, ["play", "-d", "2", "-s", "4", "--json"])
     data = json.loads(result.output)
     assert set(data) == {"seed", "depth", "score", "max_tile", "moves", "won", "won_at_move",
-                         "seconds", "moves_per_second", "final_board"}
+                         "seconds", "moves_per_second", "final_board",
+                         "table_moves"}
     start, end = json.loads(record[0]), json.loads(record[-1])
     assert start == {"type": "start", "seed": 4, "depth": 2, "board": start["board"]}
     assert end["score"] == data["score"] and end["moves"] == data["moves"] == len(record) - 2

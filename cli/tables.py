@@ -1,0 +1,105 @@
+"""``solve2048 tables build`` and ``solve2048 tables info``: the endgame tables on disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import click
+
+from solve2048.cli.render import duration
+from solve2048.tables import DEFAULT_SPECS, ENV_DIR, TableError, TableSpec, default_dir, open_table
+from solve2048.tables_build import BuildReport, build_all
+
+DIR_OPTION = click.option(
+    "--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help=f"Table directory (default: ${ENV_DIR}, else the user cache directory).",
+)
+
+
+@click.group()
+def tables() -> None:
+    """Exact endgame tables: built once, then used by play, batch, hint and game."""
+
+
+def _megabytes(n: int) -> str:
+    return f"{n / 1e6:,.0f} MB"
+
+
+@tables.command()
+@DIR_OPTION
+@click.option("-j", "--jobs", type=click.IntRange(1, 256), default=None,
+              help="Threads per table  [default: all cores]")
+def build(directory: Path | None, jobs: int | None) -> None:
+    """Build the default tables (about 2.2 GB; peak memory is the largest table, 0.8 GB).
+
+    Tables already built are kept, so after an interrupt the same command resumes.
+    """
+    directory = directory or default_dir()
+    total = sum(s.size_bytes for s in DEFAULT_SPECS)
+    click.echo(f"building {len(DEFAULT_SPECS)} tables ({_megabytes(total)}) in {directory}", err=True)
+    started = time.perf_counter()
+    bar = _BuildBar()
+
+    def done(report: BuildReport) -> None:
+        bar.clear()
+        what = f"built in {duration(report.seconds)}" if report.built else "already built"
+        click.echo(f"  {report.spec}: {_megabytes(report.size_bytes)}, {what}", err=True)
+
+    build_all(directory, DEFAULT_SPECS, jobs or os.cpu_count() or 1, bar.update, done)
+    click.echo(f"done in {duration(time.perf_counter() - started)}: {_megabytes(total)} in {directory}")
+
+
+class _BuildBar:
+    """One line on stderr, rewritten in place, when stderr is a terminal."""
+
+    def __init__(self) -> None:
+        self.live = click.get_text_stream("stderr").isatty()
+        self.last = 0.0
+
+    def update(self, spec: TableSpec, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if not self.live or (now - self.last < 0.2 and done < total):
+            return
+        self.last = now
+        click.echo(f"\r  {spec}: {100 * done / total:5.1f}%", err=True, nl=False)
+
+    def clear(self) -> None:
+        if self.live:
+            click.echo("\r\033[K", err=True, nl=False)
+
+
+@tables.command()
+@DIR_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object to stdout.")
+@click.option("--no-verify", is_flag=True, help="Check headers and sizes only, not checksums.")
+def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
+    """Say which tables are installed, missing or damaged."""
+    directory = directory or default_dir()
+    rows = []
+    for spec in DEFAULT_SPECS:
+        path = directory / spec.filename
+        if not path.exists():
+            status, detail = "missing", None
+        else:
+            try:
+                open_table(path, spec, verify=not no_verify)
+                status, detail = "ok", None
+            except TableError as e:
+                status, detail = "damaged", str(e)
+        rows.append({"free_cells": spec.free_cells, "goal": 1 << spec.goal, "frozen": spec.frozen,
+                     "file": spec.filename, "bytes": spec.size_bytes, "status": status,
+                     "problem": detail})
+    if as_json:
+        click.echo(json.dumps({"directory": str(directory), "tables": rows}))
+        return
+    click.echo(f"tables in {directory}:")
+    for row in rows:
+        click.echo(f"  {row['free_cells']:>2} free cells, goal {row['goal']:>4}: "
+                   f"{row['status']:<8} {_megabytes(row['bytes']):>9}  {row['file']}")
+        if row["problem"]:
+            click.echo(f"      {row['problem']}")
+    ok = sum(r["status"] == "ok" for r in rows)
+    click.echo(f"{ok} of {len(rows)} installed" + ("" if ok == len(rows) else "; run `solve2048 tables build`"))
