@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -28,18 +29,36 @@ def _megabytes(n: int) -> str:
     return f"{n / 1e6:,.0f} MB"
 
 
+class SpecParam(click.ParamType):
+    """FREE:GOAL, e.g. 9:256: one table of the default set."""
+
+    name = "FREE:GOAL"
+
+    def convert(self, value, param, ctx) -> TableSpec:
+        if isinstance(value, TableSpec):
+            return value
+        for spec in DEFAULT_SPECS:
+            if value.strip() == f"{spec.free_cells}:{1 << spec.goal}":
+                return spec
+        known = ", ".join(f"{s.free_cells}:{1 << s.goal}" for s in DEFAULT_SPECS)
+        self.fail(f"no table {value!r}; the tables are {known}", param, ctx)
+
+
 @tables.command()
 @DIR_OPTION
 @click.option("-j", "--jobs", type=click.IntRange(1, 256), default=None,
               help="Threads per table  [default: all cores]")
-def build(directory: Path | None, jobs: int | None) -> None:
+@click.option("--only", "only", type=SpecParam(), multiple=True,
+              help="Build just this table (repeatable), e.g. --only 9:256.")
+def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...]) -> None:
     """Build the default tables (about 2.2 GB; peak memory is the largest table, 0.8 GB).
 
     Tables already built are kept, so after an interrupt the same command resumes.
     """
     directory = directory or default_dir()
-    total = sum(s.size_bytes for s in DEFAULT_SPECS)
-    click.echo(f"building {len(DEFAULT_SPECS)} tables ({_megabytes(total)}) in {directory}", err=True)
+    specs = tuple(sorted(set(only))) or DEFAULT_SPECS
+    total = sum(s.size_bytes for s in specs)
+    click.echo(f"building {len(specs)} tables ({_megabytes(total)}) in {directory}", err=True)
     started = time.perf_counter()
     bar = _BuildBar()
 
@@ -48,7 +67,7 @@ def build(directory: Path | None, jobs: int | None) -> None:
         what = f"built in {duration(report.seconds)}" if report.built else "already built"
         click.echo(f"  {report.spec}: {_megabytes(report.size_bytes)}, {what}", err=True)
 
-    build_all(directory, DEFAULT_SPECS, jobs or os.cpu_count() or 1, bar.update, done)
+    build_all(directory, specs, jobs or os.cpu_count() or 1, bar.update, done)
     click.echo(f"done in {duration(time.perf_counter() - started)}: {_megabytes(total)} in {directory}")
 
 
@@ -56,7 +75,7 @@ class _BuildBar:
     """One line on stderr, rewritten in place, when stderr is a terminal."""
 
     def __init__(self) -> None:
-        self.live = click.get_text_stream("stderr").isatty()
+        self.live = sys.stderr.isatty()
         self.last = 0.0
 
     def update(self, spec: TableSpec, done: int, total: int) -> None:

@@ -3,6 +3,8 @@ symmetry, the files (torn, damaged, missing), and games that use them."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -183,3 +185,53 @@ def test_games_with_tables_repeat_bit_for_bit(small_tables):
     second = Game(first.seed, depth=1, tables=small_tables).run()
     assert (first.score, first.moves, first.final_board, first.table_moves) == (
         second.score, second.moves, second.final_board, second.table_moves)
+
+
+# ---- the commands ----
+
+def _run(*args: str):
+    from click.testing import CliRunner
+
+    from solve2048.cli.main import cli
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_tables_build_info_and_a_damaged_file(tmp_path):
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "8:32", "--only", "9:32")
+    assert result.exit_code == 0, result.output
+    result = _run("tables", "info", "--dir", str(tmp_path), "--json")
+    status = {(t["free_cells"], t["goal"]): t["status"] for t in json.loads(result.output)["tables"]}
+    assert status[(8, 32)] == status[(9, 32)] == "ok" and status[(9, 64)] == "missing"
+
+    damaged = tmp_path / TableSpec(8, 5).filename
+    damaged.write_bytes(damaged.read_bytes()[:-2])
+    result = _run("tables", "info", "--dir", str(tmp_path))
+    assert "damaged" in result.output and "torn" in result.output
+    # A command that plays says so in one line, and searches instead.
+    board = "8 16 32 64 / 4 . . . / . . . . / . . . 2"
+    result = _run("hint", board, "-d", "1", "--tables-dir", str(tmp_path), "--json")
+    assert result.exit_code == 0
+    assert "warning" in result.output and "torn" in result.output
+
+
+def test_tables_build_refuses_an_unknown_table(tmp_path):
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "9:4096")
+    assert result.exit_code == 2 and "no table '9:4096'" in result.output
+
+
+def test_hint_json_says_when_a_table_chose_the_move(tmp_path):
+    spec = TableSpec(8, 5)
+    save(spec, compute(spec), tmp_path)
+    # Eight frozen tiles down to the anchor 32 at the start of row 1; 16 16 on
+    # the target's row: left makes the 32 on the target, for certain.
+    board = "2048 1024 512 256 / 32 64 128 512 / 16 16 . . / . . . ."
+    table = load(tmp_path, (spec,), min_probability=0.0).tables.probe(Board(board))
+    assert table is not None and table.probability == 1.0 and str(table.move) == "left"
+    result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path), "--json",
+                  "--table-min-prob", "0")
+    data = json.loads(result.output)
+    assert data["from_table"] is True and data["best"] == str(table.move)
+    assert data["table_probability"] == table.probability
+    result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path), "--json", "--no-tables")
+    data = json.loads(result.output)
+    assert data["from_table"] is False and data["table_probability"] is None
