@@ -34,8 +34,8 @@ typedef struct {
     int tt_top;  /* deepest remaining depth worth a table look-up (see search_root) */
     uint64_t nodes;
     uint64_t cache_hits;
-    /* Time control: a deadline, and a flag that unwinds the search. */
-    int timed;
+    /* Time control: a deadline, the node count of the next look at the clock
+     * (UINT64_MAX when untimed), and a flag that unwinds the search. */
     double deadline;
     uint64_t next_check;
     int aborted;
@@ -53,11 +53,23 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Returns the index of the lowest nibble flagged in a nonzero mask. */
+static inline int lowest_flag_nibble(uint64_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(m) >> 2;
+#else
+    int cell = 0;
+    while (!(m & 1)) { m >>= 4; cell++; }
+    return cell;
+#endif
+}
+
 /* Counts a node; in a timed search, sets aborted once the deadline passes. */
 static inline void count_node(search_state *st)
 {
-    st->nodes++;
-    if (st->timed && st->nodes >= st->next_check) {
+    /* An untimed search keeps next_check at UINT64_MAX: one test per node. */
+    if (++st->nodes >= st->next_check) {
         st->next_check = st->nodes + TIME_CHECK_NODES;
         if (now_seconds() >= st->deadline) st->aborted = 1;
     }
@@ -148,8 +160,8 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
     int n = nibble_flags_count(empty);
     double cell_prob = prob / n;
     double sum = 0.0;
-    for (int cell = 0; empty; empty >>= 4, cell++) {
-        if (!(empty & 1)) continue;
+    for (; empty; empty &= empty - 1) {
+        int cell = lowest_flag_nibble(empty);
         /* The spawn's cell in the board and in its transpose. */
         board_t tile = (board_t)1 << (4 * cell);
         board_t tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
@@ -245,6 +257,7 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
     int target = depth > 0 ? depth : timed ? S2048_MAX_DEPTH : s2048_auto_depth(board);
 
     search_state st = {0};
+    st.next_check = UINT64_MAX;
     st.eval = e;
     st.tt = &s->tt;
     st.prune = prune;
@@ -258,7 +271,6 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
     /* Iterative deepening: each completed depth replaces the last; a depth
      * cut short by the deadline is discarded. Depth 1 always completes. */
     if (timed && out->legal) {
-        st.timed = 1;
         st.deadline = start + time_ms * 1e-3;
         st.next_check = st.nodes + TIME_CHECK_NODES;
         for (int d = 2; d <= target; d++) {
