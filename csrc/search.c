@@ -107,24 +107,31 @@ static ALWAYS_INLINE int expand(board_t b, board_t t, board_t moved[4], board_t 
 
 static double chance_node(search_state *st, board_t b, board_t t, int remaining, double prob);
 
+/* The value of a max node whose children are leaves (chance_node would
+ * return their heuristic at once): the best heuristic of a legal child, 0
+ * when there is none. The node is already counted. */
+static ALWAYS_INLINE double leaf_max_node(const search_state *st, board_t b, board_t t)
+{
+    board_t moved[4], moved_t[4];
+    int mask = expand(b, t, moved, moved_t);
+    double best = 0.0;
+    for (int dir = 0; dir < 4; dir++) {
+        if (!(mask >> dir & 1)) continue;
+        double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
 /* Max node: the value of the best direction, 0 when no direction is legal. */
 static double max_node(search_state *st, board_t b, board_t t, int remaining, double prob)
 {
     count_node(st);
+    /* Step 1. Children that are leaves are scored here. */
+    if (remaining == 0 || prob < st->prune || st->aborted) return leaf_max_node(st, b, t);
     board_t moved[4], moved_t[4];
-    int leaves = remaining == 0 || prob < st->prune || st->aborted;
     int mask = expand(b, t, moved, moved_t);
     double best = 0.0;
-    /* Step 1. Children that are leaves (chance_node would return their
-     * heuristic at once) are scored here. */
-    if (leaves) {
-        for (int dir = 0; dir < 4; dir++) {
-            if (!(mask >> dir & 1)) continue;
-            double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
-            if (v > best) best = v;
-        }
-        return best;
-    }
     /* Step 2. Start loading the table lines of all children at once. */
     if (remaining <= st->tt_top)
         for (int dir = 0; dir < 4; dir++)
@@ -136,6 +143,17 @@ static double max_node(search_state *st, board_t b, board_t t, int remaining, do
         if (v > best) best = v;
     }
     return best;
+}
+
+/* A max node below a chance node: leaves are scored in line, which spares
+ * the bulk of the max nodes a call. The same as max_node. */
+static ALWAYS_INLINE double child_max_node(search_state *st, board_t b, board_t t, int remaining, double prob)
+{
+    if (remaining == 0 || prob < st->prune) {
+        count_node(st);
+        return leaf_max_node(st, b, t);
+    }
+    return max_node(st, b, t, remaining, prob);
 }
 
 /* Chance node: b is the board after a move, remaining the moves still to
@@ -165,8 +183,8 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
         /* The spawn's cell in the board and in its transpose. */
         board_t tile = (board_t)1 << (4 * cell);
         board_t tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
-        double v2 = max_node(st, b | tile, t | tile_t, remaining - 1, cell_prob * 0.9);
-        double v4 = max_node(st, b | (tile << 1), t | (tile_t << 1), remaining - 1, cell_prob * 0.1);
+        double v2 = child_max_node(st, b | tile, t | tile_t, remaining - 1, cell_prob * 0.9);
+        double v4 = child_max_node(st, b | (tile << 1), t | (tile_t << 1), remaining - 1, cell_prob * 0.1);
         sum += 0.9 * v2 + 0.1 * v4;
     }
     double value = sum / n;
