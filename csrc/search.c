@@ -96,9 +96,10 @@ static ALWAYS_INLINE int expand(board_t b, board_t t, board_t moved[4], board_t 
     moved[DIR_RIGHT] = move_rows_right(b);
     moved_t[DIR_LEFT] = board_transpose(moved[DIR_LEFT]);
     moved_t[DIR_RIGHT] = board_transpose(moved[DIR_RIGHT]);
-    int mask = 0;
-    for (int dir = 0; dir < 4; dir++)
-        if (moved[dir] != b) mask |= 1 << dir;
+    /* Up and down are compared on the transpose, so that a transpose is only
+     * needed by a child that is searched. */
+    int mask = (moved_t[DIR_UP] != t) << DIR_UP | (moved_t[DIR_DOWN] != t) << DIR_DOWN
+             | (moved[DIR_LEFT] != b) << DIR_LEFT | (moved[DIR_RIGHT] != b) << DIR_RIGHT;
     if (board_has_two_maxed(b))
         for (int dir = 0; dir < 4; dir++)
             if (board_move_overflows(b, dir)) mask &= ~(1 << dir);
