@@ -124,37 +124,32 @@ static ALWAYS_INLINE double leaf_max_node(const search_state *st, board_t b, boa
     return best;
 }
 
-/* Max node: the value of the best direction, 0 when no direction is legal. */
-static double max_node(search_state *st, board_t b, board_t t, int remaining, double prob)
-{
-    count_node(st);
-    /* Step 1. Children that are leaves are scored here. */
-    if (remaining == 0 || prob < st->prune || st->aborted) return leaf_max_node(st, b, t);
+/* The children of a max node, as expand() gives them. */
+typedef struct {
     board_t moved[4], moved_t[4];
-    int mask = expand(b, t, moved, moved_t);
-    double best = 0.0;
-    /* Step 2. Start loading the table lines of all children at once. */
+    int mask;
+} max_children;
+
+/* Expands a max node that is not a leaf, and starts loading the table lines
+ * of its children, which chance_node will ask about. */
+static ALWAYS_INLINE void max_prepare(const search_state *st, board_t b, board_t t, int remaining, max_children *c)
+{
+    c->mask = expand(b, t, c->moved, c->moved_t);
     if (remaining <= st->tt_top)
         for (int dir = 0; dir < 4; dir++)
-            if (mask >> dir & 1) tt_prefetch(st->tt, moved[dir]);
-    /* Step 3. The best child. */
+            if (c->mask >> dir & 1) tt_prefetch(st->tt, c->moved[dir]);
+}
+
+/* The best child of a max node that is not a leaf, 0 when none is legal. */
+static double max_best_child(search_state *st, const max_children *c, int remaining, double prob)
+{
+    double best = 0.0;
     for (int dir = 0; dir < 4; dir++) {
-        if (!(mask >> dir & 1)) continue;
-        double v = chance_node(st, moved[dir], moved_t[dir], remaining, prob);
+        if (!(c->mask >> dir & 1)) continue;
+        double v = chance_node(st, c->moved[dir], c->moved_t[dir], remaining, prob);
         if (v > best) best = v;
     }
     return best;
-}
-
-/* A max node below a chance node: leaves are scored in line, which spares
- * the bulk of the max nodes a call. The same as max_node. */
-static ALWAYS_INLINE double child_max_node(search_state *st, board_t b, board_t t, int remaining, double prob)
-{
-    if (remaining == 0 || prob < st->prune) {
-        count_node(st);
-        return leaf_max_node(st, b, t);
-    }
-    return max_node(st, b, t, remaining, prob);
 }
 
 /* Chance node: b is the board after a move, remaining the moves still to
@@ -179,14 +174,55 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
     int n = nibble_flags_count(empty);
     double cell_prob = prob / n;
     double sum = 0.0;
-    for (; empty; empty &= empty - 1) {
-        int cell = lowest_flag_nibble(empty);
-        /* The spawn's cell in the board and in its transpose. */
-        board_t tile = (board_t)1 << (4 * cell);
-        board_t tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
-        double v2 = child_max_node(st, b | tile, t | tile_t, remaining - 1, cell_prob * 0.9);
-        double v4 = child_max_node(st, b | (tile << 1), t | (tile_t << 1), remaining - 1, cell_prob * 0.1);
-        sum += 0.9 * v2 + 0.1 * v4;
+    if (remaining == 1) {
+        /* Every child is a leaf max node. */
+        for (; empty; empty &= empty - 1) {
+            int cell = lowest_flag_nibble(empty);
+            /* The spawn's cell in the board and in its transpose. */
+            board_t tile = (board_t)1 << (4 * cell);
+            board_t tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
+            count_node(st);
+            double v2 = leaf_max_node(st, b | tile, t | tile_t);
+            count_node(st);
+            double v4 = leaf_max_node(st, b | (tile << 1), t | (tile_t << 1));
+            sum += 0.9 * v2 + 0.1 * v4;
+        }
+    } else {
+        /* The children (2 then 4 in each cell, cells in increasing order),
+         * searched one behind their expansion: the table lines of the next
+         * child's children load while this child is searched. */
+        board_t kid[32], kid_t[32];
+        double kid_prob[32], kid_value[32];
+        int kids = 0;
+        for (; empty; empty &= empty - 1) {
+            int cell = lowest_flag_nibble(empty);
+            board_t tile = (board_t)1 << (4 * cell);
+            board_t tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
+            kid[kids] = b | tile;
+            kid_t[kids] = t | tile_t;
+            kid_prob[kids++] = cell_prob * 0.9;
+            kid[kids] = b | (tile << 1);
+            kid_t[kids] = t | (tile_t << 1);
+            kid_prob[kids++] = cell_prob * 0.1;
+        }
+        max_children next[2];
+        int ready[2];
+        ready[0] = !(kid_prob[0] < st->prune);
+        if (ready[0]) max_prepare(st, kid[0], kid_t[0], remaining - 1, &next[0]);
+        for (int i = 0; i < kids; i++) {
+            int j = i + 1;
+            if (j < kids) {
+                ready[j & 1] = !(kid_prob[j] < st->prune);
+                if (ready[j & 1]) max_prepare(st, kid[j], kid_t[j], remaining - 1, &next[j & 1]);
+            }
+            /* The child max node: a leaf when improbable or out of time. */
+            count_node(st);
+            if (ready[i & 1] && !st->aborted)
+                kid_value[i] = max_best_child(st, &next[i & 1], remaining - 1, kid_prob[i]);
+            else
+                kid_value[i] = leaf_max_node(st, kid[i], kid_t[i]);
+        }
+        for (int i = 0; i < kids; i += 2) sum += 0.9 * kid_value[i] + 0.1 * kid_value[i + 1];
     }
     double value = sum / n;
 
