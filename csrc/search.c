@@ -205,20 +205,22 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
             kid_t[kids] = t | (tile_t << 1);
             kid_prob[kids++] = cell_prob * 0.1;
         }
-        max_children next[2];
-        int ready[2];
-        ready[0] = !(kid_prob[0] < st->prune);
-        if (ready[0]) max_prepare(st, kid[0], kid_t[0], remaining - 1, &next[0]);
+        max_children next[3];
+        int ready[3];
+        for (int j = 0; j < 2; j++) {
+            ready[j] = !(kid_prob[j] < st->prune);
+            if (ready[j]) max_prepare(st, kid[j], kid_t[j], remaining - 1, &next[j]);
+        }
         for (int i = 0; i < kids; i++) {
-            int j = i + 1;
+            int j = i + 2;
             if (j < kids) {
-                ready[j & 1] = !(kid_prob[j] < st->prune);
-                if (ready[j & 1]) max_prepare(st, kid[j], kid_t[j], remaining - 1, &next[j & 1]);
+                ready[j % 3] = !(kid_prob[j] < st->prune);
+                if (ready[j % 3]) max_prepare(st, kid[j], kid_t[j], remaining - 1, &next[j % 3]);
             }
             /* The child max node: a leaf when improbable or out of time. */
             count_node(st);
-            if (ready[i & 1] && !st->aborted)
-                kid_value[i] = max_best_child(st, &next[i & 1], remaining - 1, kid_prob[i]);
+            if (ready[i % 3] && !st->aborted)
+                kid_value[i] = max_best_child(st, &next[i % 3], remaining - 1, kid_prob[i]);
             else
                 kid_value[i] = leaf_max_node(st, kid[i], kid_t[i]);
         }
