@@ -82,11 +82,12 @@ static inline void count_node(search_state *st)
 #endif
 
 /* Fills moved[] with board b after each direction and moved_t[] with the
- * transposes, given t, the transpose of b. Boards travel down the tree with
+ * transposes, given t, the transpose of b, and maxed, board_has_two_maxed(b)
+ * (a spawn cannot change it, so a chance node finds it for all its children). Boards travel down the tree with
  * their transposes, because a spawn is as cheap to place in both as in one.
  * Returns the mask of directions the search may play: the board changes,
  * and no two 32768s merge (the board cannot hold 65536). */
-static ALWAYS_INLINE int expand(board_t b, board_t t, board_t moved[4], board_t moved_t[4])
+static ALWAYS_INLINE int expand(board_t b, board_t t, int maxed, board_t moved[4], board_t moved_t[4])
 {
     moved_t[DIR_UP] = move_rows_left(t);
     moved_t[DIR_DOWN] = move_rows_right(t);
@@ -100,7 +101,7 @@ static ALWAYS_INLINE int expand(board_t b, board_t t, board_t moved[4], board_t 
      * needed by a child that is searched. */
     int mask = (moved_t[DIR_UP] != t) << DIR_UP | (moved_t[DIR_DOWN] != t) << DIR_DOWN
              | (moved[DIR_LEFT] != b) << DIR_LEFT | (moved[DIR_RIGHT] != b) << DIR_RIGHT;
-    if (board_has_two_maxed(b))
+    if (maxed)
         for (int dir = 0; dir < 4; dir++)
             if (board_move_overflows(b, dir)) mask &= ~(1 << dir);
     return mask;
@@ -111,10 +112,10 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
 /* The value of a max node whose children are leaves (chance_node would
  * return their heuristic at once): the best heuristic of a legal child, 0
  * when there is none. The node is already counted. */
-static ALWAYS_INLINE double leaf_max_node(const search_state *st, board_t b, board_t t)
+static ALWAYS_INLINE double leaf_max_node(const search_state *st, board_t b, board_t t, int maxed)
 {
     board_t moved[4], moved_t[4];
-    int mask = expand(b, t, moved, moved_t);
+    int mask = expand(b, t, maxed, moved, moved_t);
     double best = 0.0;
     for (int dir = 0; dir < 4; dir++) {
         if (!(mask >> dir & 1)) continue;
@@ -132,9 +133,9 @@ typedef struct {
 
 /* Expands a max node that is not a leaf, and starts loading the table lines
  * of its children, which chance_node will ask about. */
-static ALWAYS_INLINE void max_prepare(const search_state *st, board_t b, board_t t, int remaining, max_children *c)
+static ALWAYS_INLINE void max_prepare(const search_state *st, board_t b, board_t t, int maxed, int remaining, max_children *c)
 {
-    c->mask = expand(b, t, c->moved, c->moved_t);
+    c->mask = expand(b, t, maxed, c->moved, c->moved_t);
     if (remaining <= st->tt_top)
         for (int dir = 0; dir < 4; dir++)
             if (c->mask >> dir & 1) tt_prefetch(st->tt, c->moved[dir]);
@@ -174,6 +175,7 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
     int n = nibble_flags_count(empty);
     double cell_prob = prob / n;
     double sum = 0.0;
+    int maxed = board_has_two_maxed(b);
     if (remaining == 1) {
         /* Every child is a leaf max node. */
         for (; empty; empty &= empty - 1) {
@@ -182,9 +184,9 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
             board_t tile = (board_t)1 << (4 * cell);
             board_t tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
             count_node(st);
-            double v2 = leaf_max_node(st, b | tile, t | tile_t);
+            double v2 = leaf_max_node(st, b | tile, t | tile_t, maxed);
             count_node(st);
-            double v4 = leaf_max_node(st, b | (tile << 1), t | (tile_t << 1));
+            double v4 = leaf_max_node(st, b | (tile << 1), t | (tile_t << 1), maxed);
             sum += 0.9 * v2 + 0.1 * v4;
         }
     } else {
@@ -209,20 +211,20 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
         int ready[3];
         for (int j = 0; j < 2; j++) {
             ready[j] = !(kid_prob[j] < st->prune);
-            if (ready[j]) max_prepare(st, kid[j], kid_t[j], remaining - 1, &next[j]);
+            if (ready[j]) max_prepare(st, kid[j], kid_t[j], maxed, remaining - 1, &next[j]);
         }
         for (int i = 0; i < kids; i++) {
             int j = i + 2;
             if (j < kids) {
                 ready[j % 3] = !(kid_prob[j] < st->prune);
-                if (ready[j % 3]) max_prepare(st, kid[j], kid_t[j], remaining - 1, &next[j % 3]);
+                if (ready[j % 3]) max_prepare(st, kid[j], kid_t[j], maxed, remaining - 1, &next[j % 3]);
             }
             /* The child max node: a leaf when improbable or out of time. */
             count_node(st);
             if (ready[i % 3] && !st->aborted)
                 kid_value[i] = max_best_child(st, &next[i % 3], remaining - 1, kid_prob[i]);
             else
-                kid_value[i] = leaf_max_node(st, kid[i], kid_t[i]);
+                kid_value[i] = leaf_max_node(st, kid[i], kid_t[i], maxed);
         }
         for (int i = 0; i < kids; i += 2) sum += 0.9 * kid_value[i] + 0.1 * kid_value[i + 1];
     }
@@ -241,7 +243,7 @@ static int search_root(search_state *st, board_t b, int depth, double values[4])
     /* The root's children are the only boards with depth - 1 moves left: no
      * other path reaches them, so the table is not asked about them. */
     st->tt_top = depth - 2;
-    int legal = expand(b, board_transpose(b), moved, moved_t);
+    int legal = expand(b, board_transpose(b), board_has_two_maxed(b), moved, moved_t);
     for (int dir = 0; dir < 4; dir++)
         values[dir] = (legal >> dir & 1) ? chance_node(st, moved[dir], moved_t[dir], depth - 1, 1.0) : 0.0;
     return legal;
