@@ -109,31 +109,43 @@ static ALWAYS_INLINE int expand(board_t b, board_t t, int maxed, board_t moved[4
 
 static double chance_node(search_state *st, board_t b, board_t t, int remaining, double prob);
 
+#if defined(__GNUC__) || defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+/* leaf_max_node for a board with two 32768s, where a move may overflow: out
+ * of line, as it is rare. */
+static NOINLINE double leaf_max_node_maxed(const search_state *st, board_t b, board_t t)
+{
+    board_t moved[4], moved_t[4];
+    int mask = expand(b, t, 1, moved, moved_t);
+    double best = 0.0;
+    for (int dir = 0; dir < 4; dir++) {
+        if (!(mask >> dir & 1)) continue;
+        double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
 /* The value of a max node whose children are leaves (chance_node would
  * return their heuristic at once): the best heuristic of a legal child, 0
  * when there is none. The node is already counted. */
 static ALWAYS_INLINE double leaf_max_node(const search_state *st, board_t b, board_t t, int maxed)
 {
-    double best = 0.0;
-    if (maxed) {
-        board_t moved[4], moved_t[4];
-        int mask = expand(b, t, maxed, moved, moved_t);
-        for (int dir = 0; dir < 4; dir++) {
-            if (!(mask >> dir & 1)) continue;
-            double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
-            if (v > best) best = v;
-        }
-        return best;
-    }
+    if (maxed) return leaf_max_node_maxed(st, b, t);
     /* No merge can overflow: a direction is legal when it changes the board.
      * The same directions in the same order as expand(), tested directly. */
+    const s2048_eval *e = st->eval;
     board_t up_t = move_rows_left(t), down_t = move_rows_right(t);
     board_t left = move_rows_left(b), right = move_rows_right(b);
-    double v;
-    if (up_t != t && (v = eval_board_t(st->eval, board_transpose(up_t), up_t)) > best) best = v;
-    if (down_t != t && (v = eval_board_t(st->eval, board_transpose(down_t), down_t)) > best) best = v;
-    if (left != b && (v = eval_board_t(st->eval, left, board_transpose(left))) > best) best = v;
-    if (right != b && (v = eval_board_t(st->eval, right, board_transpose(right))) > best) best = v;
+    double best = 0.0, v;
+    if (up_t != t && (v = eval_board_t(e, board_transpose(up_t), up_t)) > best) best = v;
+    if (down_t != t && (v = eval_board_t(e, board_transpose(down_t), down_t)) > best) best = v;
+    if (left != b && (v = eval_board_t(e, left, board_transpose(left))) > best) best = v;
+    if (right != b && (v = eval_board_t(e, right, board_transpose(right))) > best) best = v;
     return best;
 }
 
