@@ -215,8 +215,9 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
         }
     } else {
         /* The children (2 then 4 in each cell, cells in increasing order),
-         * searched one behind their expansion: the table lines of the next
-         * child's children load while this child is searched. */
+         * searched two behind their expansion: the table lines of the next
+         * children's children load while this child is searched. A board
+         * after a move holds a tile, so there are at most 2 * 15 children. */
         board_t kid[32], kid_t[32];
         double kid_prob[32], kid_value[32];
         int kids = 0;
