@@ -34,14 +34,12 @@ static inline int board_cell(board_t b, int cell) { return (int)((b >> (4 * cell
 /* Returns the board with its rows and columns swapped (cell (r,c) <-> (c,r)). */
 static inline board_t board_transpose(board_t x)
 {
-    board_t a1 = x & 0xf0f00f0ff0f00f0fULL;
-    board_t a2 = x & 0x0000f0f00000f0f0ULL;
-    board_t a3 = x & 0x0f0f00000f0f0000ULL;
-    board_t a = a1 | (a2 << 12) | (a3 >> 12);
-    board_t b1 = a & 0xff00ff0000ff00ffULL;
-    board_t b2 = a & 0x00ff00ff00000000ULL;
-    board_t b3 = a & 0x00000000ff00ff00ULL;
-    return b1 | (b2 >> 24) | (b3 << 24);
+    /* Two delta swaps: the cells 3 nibbles apart inside each 2x2 block, then
+     * the 2x2 blocks 6 nibbles apart. */
+    board_t d = (x ^ (x >> 12)) & 0x0000f0f00000f0f0ULL;
+    x ^= d ^ (d << 12);
+    d = (x ^ (x >> 24)) & 0x00000000ff00ff00ULL;
+    return x ^ d ^ (d << 24);
 }
 
 /* Returns a mask with bit 4*i set exactly when cell i is empty. */

@@ -18,10 +18,13 @@ static inline double eval_board_t(const s2048_eval *e, board_t b, board_t t)
 {
     /* Added as a tree, not a chain: three additions deep instead of seven,
      * which the leaves of the search feel. */
-    double rows = (e->row[b & ROW_MASK] + e->row[(b >> 16) & ROW_MASK])
-                + (e->row[(b >> 32) & ROW_MASK] + e->row[(b >> 48) & ROW_MASK]);
-    double cols = (e->row[t & ROW_MASK] + e->row[(t >> 16) & ROW_MASK])
-                + (e->row[(t >> 32) & ROW_MASK] + e->row[(t >> 48) & ROW_MASK]);
+    /* Rows 0-1 and 2-3 from the two 32-bit halves: a 32-bit shift needs no mask. */
+    uint32_t b_lo = (uint32_t)b, b_hi = (uint32_t)(b >> 32);
+    uint32_t t_lo = (uint32_t)t, t_hi = (uint32_t)(t >> 32);
+    double rows = (e->row[b_lo & 0xffff] + e->row[b_lo >> 16])
+                + (e->row[b_hi & 0xffff] + e->row[b_hi >> 16]);
+    double cols = (e->row[t_lo & 0xffff] + e->row[t_lo >> 16])
+                + (e->row[t_hi & 0xffff] + e->row[t_hi >> 16]);
     return rows + cols;
 }
 

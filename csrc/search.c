@@ -34,8 +34,8 @@ typedef struct {
     int tt_top;  /* deepest remaining depth worth a table look-up (see search_root) */
     uint64_t nodes;
     uint64_t cache_hits;
-    /* Time control: a deadline, and a flag that unwinds the search. */
-    int timed;
+    /* Time control: a deadline, the node count of the next look at the clock
+     * (UINT64_MAX when untimed), and a flag that unwinds the search. */
     double deadline;
     uint64_t next_check;
     int aborted;
@@ -53,11 +53,23 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Returns the index of the lowest nibble flagged in a nonzero mask. */
+static inline int lowest_flag_nibble(uint64_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(m) >> 2;
+#else
+    int cell = 0;
+    while (!(m & 1)) { m >>= 4; cell++; }
+    return cell;
+#endif
+}
+
 /* Counts a node; in a timed search, sets aborted once the deadline passes. */
 static inline void count_node(search_state *st)
 {
-    st->nodes++;
-    if (st->timed && st->nodes >= st->next_check) {
+    /* An untimed search keeps next_check at UINT64_MAX: one test per node. */
+    if (++st->nodes >= st->next_check) {
         st->next_check = st->nodes + TIME_CHECK_NODES;
         if (now_seconds() >= st->deadline) st->aborted = 1;
     }
@@ -70,11 +82,12 @@ static inline void count_node(search_state *st)
 #endif
 
 /* Fills moved[] with board b after each direction and moved_t[] with the
- * transposes, given t, the transpose of b. Boards travel down the tree with
+ * transposes, given t, the transpose of b, and maxed, board_has_two_maxed(b)
+ * (a spawn cannot change it, so a chance node finds it for all its children). Boards travel down the tree with
  * their transposes, because a spawn is as cheap to place in both as in one.
  * Returns the mask of directions the search may play: the board changes,
  * and no two 32768s merge (the board cannot hold 65536). */
-static ALWAYS_INLINE int expand(board_t b, board_t t, board_t moved[4], board_t moved_t[4])
+static ALWAYS_INLINE int expand(board_t b, board_t t, int maxed, board_t moved[4], board_t moved_t[4])
 {
     moved_t[DIR_UP] = move_rows_left(t);
     moved_t[DIR_DOWN] = move_rows_right(t);
@@ -84,10 +97,11 @@ static ALWAYS_INLINE int expand(board_t b, board_t t, board_t moved[4], board_t 
     moved[DIR_RIGHT] = move_rows_right(b);
     moved_t[DIR_LEFT] = board_transpose(moved[DIR_LEFT]);
     moved_t[DIR_RIGHT] = board_transpose(moved[DIR_RIGHT]);
-    int mask = 0;
-    for (int dir = 0; dir < 4; dir++)
-        if (moved[dir] != b) mask |= 1 << dir;
-    if (board_has_two_maxed(b))
+    /* Up and down are compared on the transpose, so that a transpose is only
+     * needed by a child that is searched. */
+    int mask = (moved_t[DIR_UP] != t) << DIR_UP | (moved_t[DIR_DOWN] != t) << DIR_DOWN
+             | (moved[DIR_LEFT] != b) << DIR_LEFT | (moved[DIR_RIGHT] != b) << DIR_RIGHT;
+    if (maxed)
         for (int dir = 0; dir < 4; dir++)
             if (board_move_overflows(b, dir)) mask &= ~(1 << dir);
     return mask;
@@ -95,32 +109,69 @@ static ALWAYS_INLINE int expand(board_t b, board_t t, board_t moved[4], board_t 
 
 static double chance_node(search_state *st, board_t b, board_t t, int remaining, double prob);
 
-/* Max node: the value of the best direction, 0 when no direction is legal. */
-static double max_node(search_state *st, board_t b, board_t t, int remaining, double prob)
+#if defined(__GNUC__) || defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+/* leaf_max_node for a board with two 32768s, where a move may overflow: out
+ * of line, as it is rare. */
+static NOINLINE double leaf_max_node_maxed(const search_state *st, board_t b, board_t t)
 {
-    count_node(st);
     board_t moved[4], moved_t[4];
-    int leaves = remaining == 0 || prob < st->prune || st->aborted;
-    int mask = expand(b, t, moved, moved_t);
+    int mask = expand(b, t, 1, moved, moved_t);
     double best = 0.0;
-    /* Step 1. Children that are leaves (chance_node would return their
-     * heuristic at once) are scored here. */
-    if (leaves) {
-        for (int dir = 0; dir < 4; dir++) {
-            if (!(mask >> dir & 1)) continue;
-            double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
-            if (v > best) best = v;
-        }
-        return best;
-    }
-    /* Step 2. Start loading the table lines of all children at once. */
-    if (remaining <= st->tt_top)
-        for (int dir = 0; dir < 4; dir++)
-            if (mask >> dir & 1) tt_prefetch(st->tt, moved[dir]);
-    /* Step 3. The best child. */
     for (int dir = 0; dir < 4; dir++) {
         if (!(mask >> dir & 1)) continue;
-        double v = chance_node(st, moved[dir], moved_t[dir], remaining, prob);
+        double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+/* The value of a max node whose children are leaves (chance_node would
+ * return their heuristic at once): the best heuristic of a legal child, 0
+ * when there is none. The node is already counted. */
+static ALWAYS_INLINE double leaf_max_node(const search_state *st, board_t b, board_t t, int maxed)
+{
+    if (maxed) return leaf_max_node_maxed(st, b, t);
+    /* No merge can overflow: a direction is legal when it changes the board.
+     * The same directions in the same order as expand(), tested directly. */
+    const s2048_eval *e = st->eval;
+    board_t up_t = move_rows_left(t), down_t = move_rows_right(t);
+    board_t left = move_rows_left(b), right = move_rows_right(b);
+    double best = 0.0, v;
+    if (up_t != t && (v = eval_board_t(e, board_transpose(up_t), up_t)) > best) best = v;
+    if (down_t != t && (v = eval_board_t(e, board_transpose(down_t), down_t)) > best) best = v;
+    if (left != b && (v = eval_board_t(e, left, board_transpose(left))) > best) best = v;
+    if (right != b && (v = eval_board_t(e, right, board_transpose(right))) > best) best = v;
+    return best;
+}
+
+/* The children of a max node, as expand() gives them. */
+typedef struct {
+    board_t moved[4], moved_t[4];
+    int mask;
+} max_children;
+
+/* Expands a max node that is not a leaf, and starts loading the table lines
+ * of its children, which chance_node will ask about. */
+static ALWAYS_INLINE void max_prepare(const search_state *st, board_t b, board_t t, int maxed, int remaining, max_children *c)
+{
+    c->mask = expand(b, t, maxed, c->moved, c->moved_t);
+    if (remaining <= st->tt_top)
+        for (int dir = 0; dir < 4; dir++)
+            if (c->mask >> dir & 1) tt_prefetch(st->tt, c->moved[dir]);
+}
+
+/* The best child of a max node that is not a leaf, 0 when none is legal. */
+static double max_best_child(search_state *st, const max_children *c, int remaining, double prob)
+{
+    double best = 0.0;
+    for (int dir = 0; dir < 4; dir++) {
+        if (!(c->mask >> dir & 1)) continue;
+        double v = chance_node(st, c->moved[dir], c->moved_t[dir], remaining, prob);
         if (v > best) best = v;
     }
     return best;
@@ -148,14 +199,59 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
     int n = nibble_flags_count(empty);
     double cell_prob = prob / n;
     double sum = 0.0;
-    for (int cell = 0; empty; empty >>= 4, cell++) {
-        if (!(empty & 1)) continue;
-        /* The spawn's cell in the board and in its transpose. */
-        board_t tile = (board_t)1 << (4 * cell);
-        board_t tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
-        double v2 = max_node(st, b | tile, t | tile_t, remaining - 1, cell_prob * 0.9);
-        double v4 = max_node(st, b | (tile << 1), t | (tile_t << 1), remaining - 1, cell_prob * 0.1);
-        sum += 0.9 * v2 + 0.1 * v4;
+    int maxed = board_has_two_maxed(b);
+    if (remaining == 1) {
+        /* Every child is a leaf max node. */
+        for (; empty; empty &= empty - 1) {
+            int cell = lowest_flag_nibble(empty);
+            /* The spawn's cell in the board and in its transpose. */
+            board_t tile = (board_t)1 << (4 * cell);
+            board_t tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
+            count_node(st);
+            double v2 = leaf_max_node(st, b | tile, t | tile_t, maxed);
+            count_node(st);
+            double v4 = leaf_max_node(st, b | (tile << 1), t | (tile_t << 1), maxed);
+            sum += 0.9 * v2 + 0.1 * v4;
+        }
+    } else {
+        /* The children (2 then 4 in each cell, cells in increasing order),
+         * searched two behind their expansion: the table lines of the next
+         * children's children load while this child is searched. A board
+         * after a move holds a tile, so there are at most 2 * 15 children. */
+        board_t kid[32], kid_t[32];
+        double kid_prob[32], kid_value[32];
+        int kids = 0;
+        for (; empty; empty &= empty - 1) {
+            int cell = lowest_flag_nibble(empty);
+            board_t tile = (board_t)1 << (4 * cell);
+            board_t tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
+            kid[kids] = b | tile;
+            kid_t[kids] = t | tile_t;
+            kid_prob[kids++] = cell_prob * 0.9;
+            kid[kids] = b | (tile << 1);
+            kid_t[kids] = t | (tile_t << 1);
+            kid_prob[kids++] = cell_prob * 0.1;
+        }
+        max_children next[3];
+        int ready[3];
+        for (int j = 0; j < 2; j++) {
+            ready[j] = !(kid_prob[j] < st->prune);
+            if (ready[j]) max_prepare(st, kid[j], kid_t[j], maxed, remaining - 1, &next[j]);
+        }
+        for (int i = 0; i < kids; i++) {
+            int j = i + 2;
+            if (j < kids) {
+                ready[j % 3] = !(kid_prob[j] < st->prune);
+                if (ready[j % 3]) max_prepare(st, kid[j], kid_t[j], maxed, remaining - 1, &next[j % 3]);
+            }
+            /* The child max node: a leaf when improbable or out of time. */
+            count_node(st);
+            if (ready[i % 3] && !st->aborted)
+                kid_value[i] = max_best_child(st, &next[i % 3], remaining - 1, kid_prob[i]);
+            else
+                kid_value[i] = leaf_max_node(st, kid[i], kid_t[i], maxed);
+        }
+        for (int i = 0; i < kids; i += 2) sum += 0.9 * kid_value[i] + 0.1 * kid_value[i + 1];
     }
     double value = sum / n;
 
@@ -172,7 +268,7 @@ static int search_root(search_state *st, board_t b, int depth, double values[4])
     /* The root's children are the only boards with depth - 1 moves left: no
      * other path reaches them, so the table is not asked about them. */
     st->tt_top = depth - 2;
-    int legal = expand(b, board_transpose(b), moved, moved_t);
+    int legal = expand(b, board_transpose(b), board_has_two_maxed(b), moved, moved_t);
     for (int dir = 0; dir < 4; dir++)
         values[dir] = (legal >> dir & 1) ? chance_node(st, moved[dir], moved_t[dir], depth - 1, 1.0) : 0.0;
     return legal;
@@ -245,6 +341,7 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
     int target = depth > 0 ? depth : timed ? S2048_MAX_DEPTH : s2048_auto_depth(board);
 
     search_state st = {0};
+    st.next_check = UINT64_MAX;
     st.eval = e;
     st.tt = &s->tt;
     st.prune = prune;
@@ -258,7 +355,6 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
     /* Iterative deepening: each completed depth replaces the last; a depth
      * cut short by the deadline is discarded. Depth 1 always completes. */
     if (timed && out->legal) {
-        st.timed = 1;
         st.deadline = start + time_ms * 1e-3;
         st.next_check = st.nodes + TIME_CHECK_NODES;
         for (int d = 2; d <= target; d++) {

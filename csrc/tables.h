@@ -17,19 +17,17 @@ void tables_init(void);
 /* Returns the board with every row slid left (rows are independent). */
 static inline board_t move_rows_left(board_t b)
 {
-    return (board_t)row_left_table[b & ROW_MASK]
-         | (board_t)row_left_table[(b >> 16) & ROW_MASK] << 16
-         | (board_t)row_left_table[(b >> 32) & ROW_MASK] << 32
-         | (board_t)row_left_table[(b >> 48) & ROW_MASK] << 48;
+    uint32_t lo = (uint32_t)b, hi = (uint32_t)(b >> 32);
+    return (board_t)((uint32_t)row_left_table[lo & 0xffff] | (uint32_t)row_left_table[lo >> 16] << 16)
+         | (board_t)((uint32_t)row_left_table[hi & 0xffff] | (uint32_t)row_left_table[hi >> 16] << 16) << 32;
 }
 
 /* Returns the board with every row slid right. */
 static inline board_t move_rows_right(board_t b)
 {
-    return (board_t)row_right_table[b & ROW_MASK]
-         | (board_t)row_right_table[(b >> 16) & ROW_MASK] << 16
-         | (board_t)row_right_table[(b >> 32) & ROW_MASK] << 32
-         | (board_t)row_right_table[(b >> 48) & ROW_MASK] << 48;
+    uint32_t lo = (uint32_t)b, hi = (uint32_t)(b >> 32);
+    return (board_t)((uint32_t)row_right_table[lo & 0xffff] | (uint32_t)row_right_table[lo >> 16] << 16)
+         | (board_t)((uint32_t)row_right_table[hi & 0xffff] | (uint32_t)row_right_table[hi >> 16] << 16) << 32;
 }
 
 /* Returns the board after a slide in direction dir (no spawn). Up and down
