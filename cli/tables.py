@@ -104,7 +104,7 @@ def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
             status, detail = "missing", None
         else:
             try:
-                open_table(path, spec, verify=not no_verify)
+                open_table(path, spec, verify=not no_verify, recheck=True)
                 status, detail = "ok", None
             except TableError as e:
                 status, detail = "damaged", str(e)

@@ -102,12 +102,40 @@ def checksum(entries) -> int:
     return int(lib.s2048_table_checksum(ffi.cast("const uint16_t *", entries.ctypes.data), entries.size))
 
 
-def open_table(path: Path, spec: TableSpec, verify: bool = True):
-    """The entries of a finished table file, memory-mapped read-only; raises TableError."""
+def _stamp_path(path: Path) -> Path:
+    return path.with_name(path.name + ".checked")
+
+
+def _stamp_of(stat: os.stat_result, expected: int) -> str:
+    return f"{stat.st_size} {stat.st_mtime_ns} {expected:016x}\n"
+
+
+def _checked_before(path: Path, stamp: str) -> bool:
+    try:
+        return _stamp_path(path).read_text(encoding="ascii") == stamp
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _remember_checked(path: Path, stamp: str) -> None:
+    try:
+        _stamp_path(path).write_text(stamp, encoding="ascii")
+    except OSError:
+        pass  # a read-only directory: the file is simply checked again next time
+
+
+def open_table(path: Path, spec: TableSpec, verify: bool = True, recheck: bool = False):
+    """The entries of a finished table file, memory-mapped read-only; raises TableError.
+
+    With ``verify`` the checksum is checked in full the first time, then a stamp
+    beside the file records it, and the file is trusted while its size and
+    modification time stay the same (reading 2 GB on every ``hint`` would cost
+    about a second). ``recheck`` ignores the stamp."""
     import numpy as np
 
     try:
-        size = path.stat().st_size
+        stat = path.stat()
+        size = stat.st_size
         with path.open("rb") as f:
             head = f.read(HEADER.size)
     except OSError as e:
@@ -124,8 +152,11 @@ def open_table(path: Path, spec: TableSpec, verify: bool = True):
     if size != spec.size_bytes:
         raise TableError(f"{path}: {size} bytes, expected {spec.size_bytes} (torn or damaged); rebuild it")
     data = np.memmap(path, dtype="<u2", mode="r", offset=HEADER_SIZE, shape=(entries,))
-    if verify and checksum(data) != expected:
-        raise TableError(f"{path}: checksum mismatch (damaged); rebuild it")
+    stamp = _stamp_of(stat, expected)
+    if verify and (recheck or not _checked_before(path, stamp)):
+        if checksum(data) != expected:
+            raise TableError(f"{path}: checksum mismatch (damaged); rebuild it")
+        _remember_checked(path, stamp)
     return data
 
 

@@ -4,6 +4,7 @@ symmetry, the files (torn, damaged, missing), and games that use them."""
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -129,13 +130,27 @@ def test_files_round_trip_and_bad_files_are_refused(tmp_path):
     data[100] ^= 0xFF
     path.write_bytes(bytes(data))
     with pytest.raises(TableError, match="checksum"):
-        open_table(path, spec)
+        open_table(path, spec, recheck=True)
     path.write_bytes(bytes(data[:-10]))
     with pytest.raises(TableError, match="torn"):
         open_table(path, spec)
     path.write_bytes(b"not a table at all, just some text of some length" * 4)
     with pytest.raises(TableError, match="not a table"):
         open_table(path, spec)
+
+
+def test_a_checked_table_is_trusted_until_its_file_changes(tmp_path):
+    spec = TableSpec(11, 4)
+    path = save(spec, compute(spec), tmp_path)
+    open_table(path, spec)                      # checks in full, leaves a stamp
+    assert (tmp_path / (spec.filename + ".checked")).exists()
+    data = bytearray(path.read_bytes())
+    data[100] ^= 0xFF
+    path.write_bytes(bytes(data))
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    with pytest.raises(TableError, match="checksum"):
+        open_table(path, spec)                  # a new modification time: checked again
 
 
 def test_load_reports_damaged_and_missing_tables_and_uses_the_rest(tmp_path):
