@@ -103,7 +103,9 @@ _C_WEIGHTS = _c_default_weights()
 class Weights:
     """The heuristic's weights: the terms published with nneonneo/2048-ai, with
     empty_weight (was 270) and mono_weight (was 47) retuned on paired seeds by
-    bench/tune_weights.py. ``Weights.published()`` gives the original set."""
+    bench/tune_weights.py, and a corner term (weight 3, not in the published set)
+    that keeps big tiles in the formations of the endgame tables.
+    ``Weights.published()`` gives the original set."""
 
     lost_penalty: float = _C_WEIGHTS["lost_penalty"]
     empty_weight: float = _C_WEIGHTS["empty_weight"]
@@ -118,7 +120,7 @@ class Weights:
     @classmethod
     def published(cls) -> Weights:
         """The weights as nneonneo/2048-ai publishes them."""
-        return cls(empty_weight=270.0, mono_weight=47.0)
+        return cls(empty_weight=270.0, mono_weight=47.0, corner_weight=0.0)
 
 
 class Evaluator:

@@ -124,7 +124,7 @@ def test_reuse_deeper_is_deterministic_and_uses_the_table_more() -> None:
 
 def test_published_weights_are_available() -> None:
     published = Weights.published()
-    assert (published.empty_weight, published.mono_weight) == (270.0, 47.0)
+    assert (published.empty_weight, published.mono_weight, published.corner_weight) == (270.0, 47.0, 0.0)
     assert Evaluator(published).board(0) == heuristic([0] * 16, published)
 
 
