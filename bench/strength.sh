@@ -1,0 +1,26 @@
+#!/bin/sh
+# Strength with and without the endgame tables, on paired seeds (game i of every
+# run uses seed i), as reported in the README. One worker per run, so moves/s is
+# per core; two runs at a time fill a 2-core machine. Resumable: run it again
+# after an interrupt and each batch plays only the seeds it is missing.
+#
+#   solve2048 tables build          # once, before the runs with tables
+#   sh bench/strength.sh            # about 40 minutes on 2 cores
+set -e
+cd "$(dirname "$0")/results"
+run() {  # depth games variant
+    if [ "$3" = tables ]; then flag=""; else flag="--no-tables"; fi
+    solve2048 batch --games "$2" --depth "$1" --jobs 1 $flag --out "depth$1-$3.jsonl" \
+        --plot "depth$1-$3.png" > "depth$1-$3.txt"
+}
+run 4 1000 tables &
+{
+    run 4 300 search
+    run 3 1000 search; run 3 1000 tables
+    run 2 2000 search; run 2 2000 tables
+    run 5 50 tables;   run 5 50 search
+} &
+wait
+for d in 2 3 4 5; do
+    solve2048 stats --compare "depth$d-search.jsonl" "depth$d-tables.jsonl" > "depth$d-compare.txt"
+done
