@@ -103,7 +103,7 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
     tables = open_tables(no_tables, tables_dir, table_min_prob)
     settings = Settings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb,
                         tables_dir=str(tables_dir or default_tables_dir()) if tables else None,
-                        table_min_prob=table_min_prob)
+                        table_min_prob=table_min_prob, tables_count=len(tables) if tables else 0)
     wanted = settings_of({"depth": depth, "prune": prune, "tt_mb": tt_mb, "tables": settings.tables_tag})
     other = sorted({settings_of(r) for r in rows} - {wanted}, key=str)
     if other:

@@ -37,6 +37,7 @@ class Settings:
     tt_mb: float = DEFAULT_TT_MB
     tables_dir: str | None = None   # None: search every move
     table_min_prob: float = DEFAULT_MIN_PROBABILITY
+    tables_count: int = 0           # how many tables the caller loaded: every worker must find as many
 
     @property
     def tables_tag(self) -> float | None:
@@ -76,7 +77,7 @@ def settings_of(row: dict) -> tuple:
 
 def play_seeds(seeds: list[int], settings: Settings) -> list[dict]:
     """Plays one game per seed; the unit of work sent to a worker."""
-    tables = _worker_tables(settings.tables_dir, settings.table_min_prob)
+    tables = _worker_tables(settings)
     return [
         game_row(play_game(seed, settings.depth, time_ms=settings.time_ms,
                            prune=settings.prune, tt_mb=settings.tt_mb, tables=tables), settings)
@@ -87,14 +88,22 @@ def play_seeds(seeds: list[int], settings: Settings) -> list[dict]:
 _loaded_tables: dict[tuple[str, float], TableSet] = {}
 
 
-def _worker_tables(directory: str | None, min_prob: float) -> TableSet | None:
+def _worker_tables(settings: Settings) -> TableSet | None:
     """The tables of a worker process, loaded once (memory-mapped, so the
-    processes share one copy). The parent checked the checksums already."""
-    if directory is None:
+    processes share one copy). The caller checked the checksums already; a
+    worker that finds fewer tables (another machine of a cluster) stops the
+    batch rather than play weaker games under the caller's settings."""
+    if settings.tables_dir is None:
         return None
-    key = (directory, min_prob)
+    key = (settings.tables_dir, settings.table_min_prob)
     if key not in _loaded_tables:
-        _loaded_tables[key] = load_tables(Path(directory), min_probability=min_prob, verify=False).tables
+        tables = load_tables(Path(settings.tables_dir), min_probability=settings.table_min_prob,
+                             verify=False).tables
+        if len(tables) != settings.tables_count:
+            raise BatchError(f"a worker found {len(tables)} of the {settings.tables_count} endgame "
+                             f"tables in {settings.tables_dir}; install the same tables on every "
+                             "worker, or run with --no-tables")
+        _loaded_tables[key] = tables
     return _loaded_tables[key]
 
 

@@ -250,3 +250,26 @@ def test_hint_json_says_when_a_table_chose_the_move(tmp_path):
     result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path), "--json", "--no-tables")
     data = json.loads(result.output)
     assert data["from_table"] is False and data["table_probability"] is None
+
+
+def test_a_batch_worker_without_the_tables_stops_the_batch(tmp_path):
+    from solve2048.batch import BatchError, Settings, play_seeds
+
+    settings = Settings(depth=1, tables_dir=str(tmp_path), tables_count=3)
+    with pytest.raises(BatchError, match="found 0 of the 3 endgame tables"):
+        play_seeds([0], settings)
+
+
+def test_batch_with_tables_records_them_and_refuses_to_mix(tmp_path):
+    tables_dir, out = tmp_path / "tables", tmp_path / "games.jsonl"
+    build_all(tables_dir, (TableSpec(8, 5), TableSpec(8, 6), TableSpec(7, 5), TableSpec(7, 6)))
+    result = _run("batch", "-n", "4", "-d", "1", "-j", "1", "--tables-dir", str(tables_dir),
+                  "-o", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert all(r["tables"] == 0.8 for r in rows)
+    moves = sum(r["moves"] for r in rows)
+    assert summary["table_move_share"] == sum(r["table_moves"] for r in rows) / moves > 0
+    result = _run("batch", "-n", "4", "-d", "1", "--no-tables", "-o", str(out))
+    assert result.exit_code == 2 and "tables at 0.8" in result.output and "no tables" in result.output
