@@ -139,14 +139,14 @@ class GameScreen:
     def hint(self) -> None:
         if self.session.over:
             return
-        result = analyze(self.session.board, time_ms=HINT_TIME_MS)
-        if result.best is None:
-            self.message = "hint: no legal move"
-            return
         table = self.tables.choose(self.session.board) if self.tables else None
         if table is not None:
             self.message = (f"hint: {table.move} (endgame table: {table.probability:.0%} "
                             f"to build {1 << table.spec.goal})")
+            return
+        result = analyze(self.session.board, time_ms=HINT_TIME_MS)
+        if result.best is None:
+            self.message = "hint: no legal move"
             return
         best = result.values[result.best]
         others = ", ".join(f"{m} {v - best:+,.0f}" if v is not None else f"{m} illegal"

@@ -117,6 +117,20 @@ def test_hint_appears(tmp_path: Path) -> None:
     term.quit()
 
 
+def test_hint_from_an_endgame_table(tmp_path: Path) -> None:
+    from solve2048.tables import TableSpec
+    from solve2048.tables_build import build_all
+
+    build_all(tmp_path / "tables", (TableSpec(8, 5),))
+    # Eight frozen tiles down to the anchor 32; left makes 32 on the target for certain.
+    save_board(tmp_path, "2048 1024 512 256 / 32 64 128 512 / 16 16 . . / . . . .")
+    term = Terminal(tmp_path, "--tables-dir", str(tmp_path / "tables"))
+    term.wait_for("welcome back")
+    term.send("h")
+    term.wait_for("hint: left (endgame table: 100% to build 32)")
+    term.quit()
+
+
 def test_win_banner_once_and_continue(tmp_path: Path) -> None:
     save_board(tmp_path, ALMOST_WON)
     term = Terminal(tmp_path)
