@@ -120,4 +120,8 @@ def open_tables(no_tables: bool, tables_dir: Path | None, min_prob: float) -> Ta
     installed = load_tables(tables_dir, min_probability=min_prob)
     for problem in installed.problems:
         click.echo(f"solve2048: warning: {problem}; searching instead", err=True)
+    if installed.missing and len(installed.tables):
+        # None at all is a fresh install, not worth a line on every command.
+        click.echo(f"solve2048: warning: {len(installed.missing)} endgame tables are missing; "
+                   "`solve2048 tables build` adds them", err=True)
     return installed.tables if len(installed.tables) else None
