@@ -211,11 +211,16 @@ def _run(*args: str):
     return CliRunner().invoke(cli, list(args))
 
 
+def _json_of(result) -> dict:
+    # The JSON line of stdout (click before 8.2 mixes stderr's warnings into it).
+    return json.loads(next(line for line in result.stdout.splitlines() if line.startswith("{")))
+
+
 def test_tables_build_info_and_a_damaged_file(tmp_path):
     result = _run("tables", "build", "--dir", str(tmp_path), "--only", "8:32", "--only", "9:32")
     assert result.exit_code == 0, result.output
     result = _run("tables", "info", "--dir", str(tmp_path), "--json")
-    status = {(t["free_cells"], t["goal"]): t["status"] for t in json.loads(result.stdout)["tables"]}
+    status = {(t["free_cells"], t["goal"]): t["status"] for t in _json_of(result)["tables"]}
     assert status[(8, 32)] == status[(9, 32)] == "ok" and status[(9, 64)] == "missing"
 
     damaged = tmp_path / TableSpec(8, 5).filename
@@ -245,11 +250,11 @@ def test_hint_json_says_when_a_table_chose_the_move(tmp_path):
     assert table is not None and table.probability == 1.0 and str(table.move) == "left"
     result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path), "--json",
                   "--table-min-prob", "0")
-    data = json.loads(result.stdout)
+    data = _json_of(result)
     assert data["from_table"] is True and data["best"] == str(table.move)
     assert data["table_probability"] == table.probability
     result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path), "--json", "--no-tables")
-    data = json.loads(result.stdout)
+    data = _json_of(result)
     assert data["from_table"] is False and data["table_probability"] is None
 
 
@@ -267,7 +272,7 @@ def test_batch_with_tables_records_them_and_refuses_to_mix(tmp_path):
     result = _run("batch", "-n", "4", "-d", "1", "-j", "1", "--tables-dir", str(tables_dir),
                   "-o", str(out), "--json")
     assert result.exit_code == 0, result.output
-    summary = json.loads(result.stdout)
+    summary = _json_of(result)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert all(r["tables"] == 0.8 for r in rows)
     moves = sum(r["moves"] for r in rows)
