@@ -5,7 +5,7 @@
 # after an interrupt and each batch plays only the seeds it is missing.
 #
 #   solve2048 tables build          # once, before the runs with tables
-#   sh bench/strength.sh            # about 40 minutes on 2 cores
+#   sh bench/strength.sh            # about 70 minutes on 2 cores
 set -e
 cd "$(dirname "$0")/results"
 run() {  # depth games variant
@@ -18,7 +18,7 @@ run 4 1000 tables &
     run 4 300 search
     run 3 1000 search; run 3 1000 tables
     run 2 2000 search; run 2 2000 tables
-    run 5 50 tables;   run 5 50 search
+    run 5 100 tables;  run 5 100 search
 } &
 wait
 for d in 2 3 4 5; do
