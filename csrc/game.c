@@ -7,6 +7,8 @@
  * cells taken in increasing index; then the value, 4 when below(10) == 0
  * (p = 0.1) and 2 otherwise. solver/game.py documents the same and replays it.
  */
+#include <string.h>
+
 #include "api.h"
 #include "tables.h"
 
@@ -77,15 +79,10 @@ uint64_t s2048_spawn(s2048_rng *r, uint64_t board, int *cell, int *value)
 void s2048_game_new(s2048_game *g, uint64_t seed)
 {
     int cell, value;
+    memset(g, 0, sizeof *g);  /* every count and flag starts at 0 */
     s2048_rng_seed(&g->rng, seed);
     g->board = s2048_spawn(&g->rng, 0, &cell, &value);
     g->board = s2048_spawn(&g->rng, g->board, &cell, &value);
-    g->score = 0;
-    g->moves = 0;
-    g->won_at = 0;
-    g->over = 0;
-    g->last_depth = 0;
-    g->table_moves = 0;
 }
 
 /* Returns the largest exponent on the board. */

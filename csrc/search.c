@@ -83,8 +83,9 @@ static inline void count_node(search_state *st)
 
 /* Fills moved[] with board b after each direction and moved_t[] with the
  * transposes, given t, the transpose of b, and maxed, board_has_two_maxed(b)
- * (a spawn cannot change it, so a chance node finds it for all its children). Boards travel down the tree with
- * their transposes, because a spawn is as cheap to place in both as in one.
+ * (a spawn cannot change it, so a chance node finds it for all its children).
+ * Boards travel down the tree with their transposes, because a spawn is as
+ * cheap to place in both as in one.
  * Returns the mask of directions the search may play: the board changes,
  * and no two 32768s merge (the board cannot hold 65536). */
 static ALWAYS_INLINE int expand(board_t b, board_t t, int maxed, board_t moved[4], board_t moved_t[4])
@@ -108,6 +109,14 @@ static ALWAYS_INLINE int expand(board_t b, board_t t, int maxed, board_t moved[4
 }
 
 static double chance_node(search_state *st, board_t b, board_t t, int remaining, double prob);
+
+/* The tile 2 on cell, as a board (*tile) and as a transposed board (*tile_t);
+ * shifted left by one, they are the tile 4. */
+static inline void spawn_tiles(int cell, board_t *tile, board_t *tile_t)
+{
+    *tile = (board_t)1 << (4 * cell);
+    *tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
+}
 
 #if defined(__GNUC__) || defined(__clang__)
 #define NOINLINE __attribute__((noinline))
@@ -203,10 +212,8 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
     if (remaining == 1) {
         /* Every child is a leaf max node. */
         for (; empty; empty &= empty - 1) {
-            int cell = lowest_flag_nibble(empty);
-            /* The spawn's cell in the board and in its transpose. */
-            board_t tile = (board_t)1 << (4 * cell);
-            board_t tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
+            board_t tile, tile_t;
+            spawn_tiles(lowest_flag_nibble(empty), &tile, &tile_t);
             count_node(st);
             double v2 = leaf_max_node(st, b | tile, t | tile_t, maxed);
             count_node(st);
@@ -222,9 +229,8 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
         double kid_prob[32], kid_value[32];
         int kids = 0;
         for (; empty; empty &= empty - 1) {
-            int cell = lowest_flag_nibble(empty);
-            board_t tile = (board_t)1 << (4 * cell);
-            board_t tile_t = (board_t)1 << (4 * ((cell & 3) * 4 + (cell >> 2)));
+            board_t tile, tile_t;
+            spawn_tiles(lowest_flag_nibble(empty), &tile, &tile_t);
             kid[kids] = b | tile;
             kid_t[kids] = t | tile_t;
             kid_prob[kids++] = cell_prob * 0.9;

@@ -14,21 +14,20 @@ extern uint8_t row_overflow_table[65536];/* 1 when two 32768 tiles would merge *
 
 void tables_init(void);
 
-/* Returns the board with every row slid left (rows are independent). */
-static inline board_t move_rows_left(board_t b)
+/* Returns the board with every row replaced by its entry in a row table.
+ * Rows 0-1 and 2-3 come from the two 32-bit halves: a 32-bit shift needs no mask. */
+static inline board_t move_rows(const row_t table[65536], board_t b)
 {
     uint32_t lo = (uint32_t)b, hi = (uint32_t)(b >> 32);
-    return (board_t)((uint32_t)row_left_table[lo & 0xffff] | (uint32_t)row_left_table[lo >> 16] << 16)
-         | (board_t)((uint32_t)row_left_table[hi & 0xffff] | (uint32_t)row_left_table[hi >> 16] << 16) << 32;
+    return (board_t)((uint32_t)table[lo & 0xffff] | (uint32_t)table[lo >> 16] << 16)
+         | (board_t)((uint32_t)table[hi & 0xffff] | (uint32_t)table[hi >> 16] << 16) << 32;
 }
 
+/* Returns the board with every row slid left (rows are independent). */
+static inline board_t move_rows_left(board_t b) { return move_rows(row_left_table, b); }
+
 /* Returns the board with every row slid right. */
-static inline board_t move_rows_right(board_t b)
-{
-    uint32_t lo = (uint32_t)b, hi = (uint32_t)(b >> 32);
-    return (board_t)((uint32_t)row_right_table[lo & 0xffff] | (uint32_t)row_right_table[lo >> 16] << 16)
-         | (board_t)((uint32_t)row_right_table[hi & 0xffff] | (uint32_t)row_right_table[hi >> 16] << 16) << 32;
-}
+static inline board_t move_rows_right(board_t b) { return move_rows(row_right_table, b); }
 
 /* Returns the board after a slide in direction dir (no spawn). Up and down
  * are left and right on the transposed board. */
