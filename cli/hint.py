@@ -32,7 +32,7 @@ def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: float
     result = analyze(board, depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb)
     tables = open_tables(no_tables, tables_dir, table_min_prob)
     covered = tables.probe(board) if tables and result.best is not None else None
-    used = covered if covered and covered.probability >= table_min_prob else None
+    used = covered if tables and tables.trusts(covered) else None
     best = used.move if used else result.best
     if as_json:
         data = result.to_json()

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from solve2048.cli.render import duration
-from solve2048.tables import DEFAULT_SPECS, ENV_DIR, TableError, TableSpec, default_dir, open_table
+from solve2048.tables import DEFAULT_SPECS, ENV_DIR, TableSpec, default_dir, scan
 from solve2048.tables_build import BuildReport, build_all
 
 DIR_OPTION = click.option(
@@ -97,20 +97,10 @@ class _BuildBar:
 def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
     """Say which tables are installed, missing or damaged."""
     directory = directory or default_dir()
-    rows = []
-    for spec in DEFAULT_SPECS:
-        path = directory / spec.filename
-        if not path.exists():
-            status, detail = "missing", None
-        else:
-            try:
-                open_table(path, spec, verify=not no_verify, recheck=True)
-                status, detail = "ok", None
-            except TableError as e:
-                status, detail = "damaged", str(e)
-        rows.append({"free_cells": spec.free_cells, "goal": 1 << spec.goal, "frozen": spec.frozen,
-                     "file": spec.filename, "bytes": spec.size_bytes, "status": status,
-                     "problem": detail})
+    rows = [{"free_cells": f.spec.free_cells, "goal": 1 << f.spec.goal, "frozen": f.spec.frozen,
+             "file": f.spec.filename, "bytes": f.spec.size_bytes, "status": f.status,
+             "problem": f.problem}
+            for f in scan(directory, DEFAULT_SPECS, verify=not no_verify, recheck=True)]
     if as_json:
         click.echo(json.dumps({"directory": str(directory), "tables": rows}))
         return

@@ -185,7 +185,7 @@ class Game:
             won_at_move=self.won_at_move,
             seconds=self.seconds,
             final_board=board,
-            table_moves=int(self._state.table_moves),
+            table_moves=self.table_moves,
         )
 
 

@@ -127,6 +127,12 @@ def _remember_checked(path: Path, stamp: str) -> None:
         pass  # a read-only directory: the file is simply checked again next time
 
 
+def remember_checked(path: Path, checksum: int) -> None:
+    """Stamps a table file just written from entries whose checksum is known,
+    so that its first use need not read it all again."""
+    _remember_checked(path, _stamp_of(path.stat(), checksum))
+
+
 def open_table(path: Path, spec: TableSpec, verify: bool = True, recheck: bool = False):
     """The entries of a finished table file, memory-mapped read-only; raises TableError.
 
@@ -203,10 +209,14 @@ class TableSet:
             return None
         return TableMove(Move(raw.dir), float(raw.probability), TableSpec(raw.frozen, raw.goal))
 
+    def trusts(self, found: TableMove | None) -> bool:
+        """Whether a probe's answer is sure enough to replace the search."""
+        return found is not None and found.probability >= self.min_probability
+
     def choose(self, board: Board | int) -> TableMove | None:
         """The table's move when it is sure enough to replace the search, else None."""
         found = self.probe(board)
-        return found if found is not None and found.probability >= self.min_probability else None
+        return found if self.trusts(found) else None
 
 
 @dataclass(frozen=True)
@@ -218,21 +228,41 @@ class Installed:
     missing: list[TableSpec]
 
 
+@dataclass(frozen=True)
+class TableFile:
+    """One table of a directory, as ``scan`` finds it."""
+
+    spec: TableSpec
+    path: Path
+    entries: object | None   # memory-mapped, when the file is sound
+    problem: str | None      # why it is not; None when sound or absent
+
+    @property
+    def status(self) -> str:
+        return "ok" if self.entries is not None else "damaged" if self.problem else "missing"
+
+
+def scan(directory: Path, specs: tuple[TableSpec, ...] = DEFAULT_SPECS, verify: bool = True,
+         recheck: bool = False) -> list[TableFile]:
+    """Opens every table of ``specs`` in ``directory`` (see ``open_table``)."""
+    files = []
+    for spec in specs:
+        path = directory / spec.filename
+        entries, problem = None, None
+        if path.exists():
+            try:
+                entries = open_table(path, spec, verify=verify, recheck=recheck)
+            except TableError as e:
+                problem = str(e)
+        files.append(TableFile(spec, path, entries, problem))
+    return files
+
+
 def load(directory: Path | None = None, specs: tuple[TableSpec, ...] = DEFAULT_SPECS,
          min_probability: float = DEFAULT_MIN_PROBABILITY, verify: bool = True) -> Installed:
     """Loads every finished table of ``specs`` found in ``directory``; damaged
     files are reported in ``problems`` and left out, never used."""
-    directory = default_dir() if directory is None else Path(directory)
-    found: dict[TableSpec, object] = {}
-    problems: list[str] = []
-    missing: list[TableSpec] = []
-    for spec in specs:
-        path = directory / spec.filename
-        if not path.exists():
-            missing.append(spec)
-            continue
-        try:
-            found[spec] = open_table(path, spec, verify=verify)
-        except TableError as e:
-            problems.append(str(e))
-    return Installed(TableSet(found, min_probability), problems, missing)
+    files = scan(default_dir() if directory is None else Path(directory), specs, verify)
+    return Installed(TableSet({f.spec: f.entries for f in files if f.status == "ok"}, min_probability),
+                     [f.problem for f in files if f.status == "damaged"],
+                     [f.spec for f in files if f.status == "missing"])

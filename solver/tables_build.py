@@ -26,6 +26,7 @@ from solve2048.tables import (
     checksum,
     header_bytes,
     open_table,
+    remember_checked,
 )
 
 # progress(spec, entries done, entries in the table)
@@ -72,13 +73,15 @@ def save(spec: TableSpec, entries, directory: Path) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / spec.filename
     partial = path.with_name(path.name + ".partial")
+    total = checksum(entries)
     with partial.open("wb") as f:
-        f.write(header_bytes(spec, checksum(entries)))
+        f.write(header_bytes(spec, total))
         # Straight from the array's memory: a copy would double the peak RAM.
         f.write(memoryview(entries.astype("<u2", copy=False)))
         f.flush()
         os.fsync(f.fileno())
     os.replace(partial, path)
+    remember_checked(path, total)
     return path
 
 
