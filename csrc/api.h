@@ -50,6 +50,10 @@ typedef struct {
     double corner_weight;   /* weight of the rises along a line, read from the
                              * top-left corner (rows left to right, columns top
                              * to bottom): anchors the big tiles there; 0 = off */
+    double chain_weight;    /* weight of the chain score: tile weights r*2^r
+                             * along a line read from the top-left corner, each
+                             * step down added, each step up a loss; 0 = off */
+    double chain_penalty;   /* how many times its size a step up costs */
 } s2048_weights;
 
 typedef struct s2048_eval s2048_eval;

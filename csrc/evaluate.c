@@ -27,6 +27,8 @@ void s2048_default_weights(s2048_weights *w)
     w->sum_weight = 11.0;
     w->corner_power = 4.0;
     w->corner_weight = 3.0;
+    w->chain_weight = 0.0;
+    w->chain_penalty = 12.0;
 }
 
 /* Returns rank^p. For integer and half-integer p up to 13 (the defaults are 4
@@ -43,6 +45,9 @@ static double rank_power(int rank, double p)
     }
     return pow((double)rank, p);
 }
+
+/* The chain term's weight of a tile of this rank: rank * 2^rank (exact). */
+static double chain_tile(int rank) { return (double)rank * (double)(1 << rank); }
 
 /* Returns the heuristic value of one row of four ranks (exponents). */
 static double row_value(const s2048_weights *w, const int rank[4])
@@ -83,8 +88,20 @@ static double row_value(const s2048_weights *w, const int rank[4])
         if (rank[i] > rank[i - 1])
             rises += rank_power(rank[i], w->corner_power) - rank_power(rank[i - 1], w->corner_power);
 
+    /* Chain: big tiles count for rank * 2^rank, which grows as fast as the
+     * tiles do. The line earns its first tile, each step down (both tiles,
+     * and once more when they are equal and can merge), and loses
+     * chain_penalty times the size of each step up. */
+    double chain = chain_tile(rank[0]);
+    for (int i = 1; i < 4; i++) {
+        double a = chain_tile(rank[i - 1]), b = chain_tile(rank[i]);
+        if (a >= b) chain += (a == b) ? a + b + a : a + b;
+        else chain += (a - b) * w->chain_penalty;
+    }
+
     return w->lost_penalty + w->empty_weight * empty + w->merges_weight * merges
-         - w->mono_weight * mono - w->sum_weight * sum - w->corner_weight * rises;
+         - w->mono_weight * mono - w->sum_weight * sum - w->corner_weight * rises
+         + w->chain_weight * chain;
 }
 
 s2048_eval *s2048_eval_new(const s2048_weights *w)

@@ -92,7 +92,8 @@ def _c_default_weights() -> dict[str, float]:
     w = ffi.new("s2048_weights *")
     lib.s2048_default_weights(w)
     names = ("lost_penalty", "empty_weight", "merges_weight", "mono_power", "mono_weight",
-             "sum_power", "sum_weight", "corner_power", "corner_weight")
+             "sum_power", "sum_weight", "corner_power", "corner_weight",
+             "chain_weight", "chain_penalty")
     return {name: float(getattr(w, name)) for name in names}
 
 
@@ -116,6 +117,8 @@ class Weights:
     sum_weight: float = _C_WEIGHTS["sum_weight"]
     corner_power: float = _C_WEIGHTS["corner_power"]
     corner_weight: float = _C_WEIGHTS["corner_weight"]
+    chain_weight: float = _C_WEIGHTS["chain_weight"]
+    chain_penalty: float = _C_WEIGHTS["chain_penalty"]
 
     @classmethod
     def published(cls) -> Weights:

@@ -39,6 +39,10 @@ def rank_power(rank: int, p: float) -> float:
     return float(rank) ** p
 
 
+def _chain_tile(rank: int) -> float:
+    return float(rank * (1 << rank))
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def row_value(ranks: tuple[int, int, int, int], w: Weights) -> float:
     """The heuristic value of one line of four ranks, read from its first cell."""
@@ -75,6 +79,15 @@ def row_value(ranks: tuple[int, int, int, int], w: Weights) -> float:
         if ranks[i] > ranks[i - 1]:
             rises += rank_power(ranks[i], w.corner_power) - rank_power(ranks[i - 1], w.corner_power)
 
+    # Chain: tiles weigh rank * 2**rank; steps down add, steps up cost.
+    chain = _chain_tile(ranks[0])
+    for i in range(1, 4):
+        a, b = _chain_tile(ranks[i - 1]), _chain_tile(ranks[i])
+        if a >= b:
+            chain += a + b + a if a == b else a + b
+        else:
+            chain += (a - b) * w.chain_penalty
+
     return (
         w.lost_penalty
         + w.empty_weight * empty
@@ -82,6 +95,7 @@ def row_value(ranks: tuple[int, int, int, int], w: Weights) -> float:
         - w.mono_weight * mono
         - w.sum_weight * total
         - w.corner_weight * rises
+        + w.chain_weight * chain
     )
 
 

@@ -53,6 +53,7 @@ def test_heuristic_matches_oracle_on_random_boards() -> None:
     Weights(empty_weight=1000.0, sum_power=3.0),
     Weights(mono_power=2.7, sum_power=1.25, merges_weight=0.0),  # libm pow path
     Weights(corner_weight=30.0, corner_power=3.5),
+    Weights(chain_weight=0.5, chain_penalty=12.0, lost_penalty=1e6),
 ])
 def test_heuristic_weights_are_overridable(weights: Weights) -> None:
     ev = Evaluator(weights)
