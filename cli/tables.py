@@ -11,7 +11,8 @@ from pathlib import Path
 import click
 
 from solve2048.cli.render import duration
-from solve2048.tables import DEFAULT_SPECS, ENV_DIR, TableSpec, default_dir, scan
+from solve2048.tables import (DEFAULT_SPECS, ENV_DIR, KNOWN_SPECS, SHAPES, TableSpec, default_dir,
+                              installed_specs, scan)
 from solve2048.tables_build import BuildReport, build_all
 
 DIR_OPTION = click.option(
@@ -30,17 +31,17 @@ def _megabytes(n: int) -> str:
 
 
 class SpecParam(click.ParamType):
-    """FREE:GOAL, e.g. 9:256: one table of the default set."""
+    """FREE:GOAL (snake) or block-FREE:GOAL, e.g. 9:256: one known table."""
 
     name = "FREE:GOAL"
 
     def convert(self, value, param, ctx) -> TableSpec:
         if isinstance(value, TableSpec):
             return value
-        for spec in DEFAULT_SPECS:
-            if value.strip() == f"{spec.free_cells}:{1 << spec.goal}":
+        for spec in KNOWN_SPECS:
+            if value.strip() == spec.label:
                 return spec
-        known = ", ".join(f"{s.free_cells}:{1 << s.goal}" for s in DEFAULT_SPECS)
+        known = ", ".join(s.label for s in KNOWN_SPECS)
         self.fail(f"no table {value!r}; the tables are {known}", param, ctx)
 
 
@@ -49,7 +50,8 @@ class SpecParam(click.ParamType):
 @click.option("-j", "--jobs", type=click.IntRange(1, 256), default=None,
               help="Threads per table  [default: all cores]")
 @click.option("--only", "only", type=SpecParam(), multiple=True,
-              help="Build just this table (repeatable), e.g. --only 9:256.")
+              help="Build just this table (repeatable), e.g. --only 9:256; the optional "
+                   "corner-block tables too, e.g. --only block-7:256.")
 def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...]) -> None:
     """Build the default tables (about 2.2 GB; peak memory is the largest table, 0.8 GB).
 
@@ -98,15 +100,15 @@ def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
     """Say which tables are installed, missing or damaged."""
     directory = directory or default_dir()
     rows = [{"free_cells": f.spec.free_cells, "goal": 1 << f.spec.goal, "frozen": f.spec.frozen,
-             "file": f.spec.filename, "bytes": f.spec.size_bytes, "status": f.status,
+             "shape": SHAPES[f.spec.shape], "file": f.spec.filename, "bytes": f.spec.size_bytes, "status": f.status,
              "problem": f.problem}
-            for f in scan(directory, DEFAULT_SPECS, verify=not no_verify, recheck=True)]
+            for f in scan(directory, installed_specs(directory), verify=not no_verify, recheck=True)]
     if as_json:
         click.echo(json.dumps({"directory": str(directory), "tables": rows}))
         return
     click.echo(f"tables in {directory}:")
     for row in rows:
-        click.echo(f"  {row['free_cells']:>2} free cells, goal {row['goal']:>4}: "
+        click.echo(f"  {row['free_cells']:>2} free cells, {row['shape']:<5} goal {row['goal']:>4}: "
                    f"{row['status']:<8} {_megabytes(row['bytes']):>9}  {row['file']}")
         if row["problem"]:
             click.echo(f"      {row['problem']}")

@@ -108,18 +108,19 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
 
 /* ---- endgame tables (endgame.c; formations in endgame.h) ---- */
 
-/* Entries of the table with `frozen` frozen cells and goal rank `goal`
- * (goal ** (16 - frozen)); 0 when the pair is not supported. */
-size_t s2048_table_entries(int frozen, int goal);
+/* Entries of the table of shape `shape` (0 snake, 1 block) with `frozen`
+ * frozen cells and goal rank `goal` (goal ** (16 - frozen)); 0 when the
+ * formation is not supported. */
+size_t s2048_table_entries(int shape, int frozen, int goal);
 /* The largest tile sum its free cells can hold. A table is built layer by
  * layer, from that sum down to 0 in steps of 2: a move keeps the sum and a
  * spawn adds 2 or 4, so each layer reads only the two layers above it. */
-int s2048_table_max_sum(int frozen, int goal);
+int s2048_table_max_sum(int shape, int frozen, int goal);
 /* Writes every entry whose free cells add up to sum. part and parts split the
  * layer between threads (entries are dealt round-robin). Returns the number of
  * entries written, or -1 for a bad argument. */
-int64_t s2048_table_build_layer(int frozen, int goal, uint16_t *table, int sum,
-                                int part, int parts);
+int64_t s2048_table_build_layer(int shape, int frozen, int goal, uint16_t *table,
+                                int sum, int part, int parts);
 /* A 64-bit checksum of n entries (FNV-1a over 64-bit words). */
 uint64_t s2048_table_checksum(const uint16_t *table, size_t n);
 
@@ -128,7 +129,8 @@ typedef struct s2048_tableset s2048_tableset;
 typedef struct {
     int dir;              /* the table's move on the board given, -1 if no table covers it */
     double probability;   /* its success probability */
-    int frozen;           /* the formation (frozen cells) and goal rank of that table */
+    int shape;            /* the formation (shape, frozen cells) and goal rank of that table */
+    int frozen;
     int goal;
 } s2048_probe;
 
@@ -136,7 +138,7 @@ s2048_tableset *s2048_tableset_new(void);
 void s2048_tableset_free(s2048_tableset *ts);
 /* Attaches a finished table; its memory stays the caller's and must outlive
  * the set. Returns 0, or -1 for a bad argument or a wrong entry count. */
-int s2048_tableset_add(s2048_tableset *ts, int frozen, int goal,
+int s2048_tableset_add(s2048_tableset *ts, int shape, int frozen, int goal,
                        const uint16_t *table, size_t entries);
 /* Looks board up under its 8 symmetries in every attached table that covers
  * it and keeps the answer with the highest success probability. Returns 1

@@ -24,12 +24,14 @@
 
 const int eg_path[16] = {0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12};
 
-/* One (frozen, goal) pair, with everything the inner loops need. */
+/* One (shape, frozen, goal) triple, with everything the inner loops need. */
 typedef struct {
+    int shape;             /* EG_SNAKE or EG_BLOCK */
     int frozen;            /* k */
     int goal;              /* g */
     int free_count;        /* n = 16 - k */
-    int target;            /* cell index of the target */
+    int order[16];         /* the frozen cells (anchor last), then the free ones */
+    int targets[2];        /* cells where the goal tile counts, -1 = none */
     board_t frozen_bits;   /* nibble mask of the frozen cells */
     board_t placeholders;  /* the frozen cells as ranks 14/15 */
     int shift[16];         /* free cell j lives at bit shift[j] */
@@ -37,25 +39,49 @@ typedef struct {
     size_t entries;        /* g ** n */
 } formation;
 
-static int formation_init(formation *f, int frozen, int goal)
+/* The block shape's cell order: the top-left block of 3 columns in reading
+ * order, then the free cells in increasing order. Returns 0, or -1 when k
+ * is no block. */
+static int block_order(int frozen, int order[16])
+{
+    if (frozen != 6 && frozen != 9) return -1;
+    int n = 0;
+    for (int cell = 0; cell < 16; cell++)
+        if ((cell & 3) < 3 && (cell >> 2) < frozen / 3) order[n++] = cell;
+    for (int cell = 0; cell < 16; cell++)
+        if (!((cell & 3) < 3 && (cell >> 2) < frozen / 3)) order[n++] = cell;
+    return 0;
+}
+
+static int formation_init(formation *f, int shape, int frozen, int goal)
 {
     if (frozen < EG_MIN_FROZEN || frozen > EG_MAX_FROZEN || goal < EG_MIN_GOAL
-        || goal > EG_MAX_GOAL)
+        || goal > EG_MAX_GOAL || shape < 0 || shape >= EG_SHAPES)
         return -1;
     memset(f, 0, sizeof *f);
+    f->shape = shape;
     f->frozen = frozen;
     f->goal = goal;
     f->free_count = 16 - frozen;
-    f->target = eg_path[frozen];
+    if (shape == EG_SNAKE) {
+        memcpy(f->order, eg_path, sizeof f->order);
+        f->targets[0] = eg_path[frozen];
+        f->targets[1] = -1;
+    } else {
+        if (block_order(frozen, f->order) != 0) return -1;
+        int anchor = f->order[frozen - 1];
+        f->targets[0] = anchor + 1;   /* right of it */
+        f->targets[1] = anchor + 4;   /* below it */
+    }
     for (int i = 0; i < frozen; i++) {
-        int cell = eg_path[i];
+        int cell = f->order[i];
         int rank = ((cell >> 2) + (cell & 3)) & 1 ? 14 : 15;
         f->frozen_bits |= (board_t)0xf << (4 * cell);
         f->placeholders |= (board_t)rank << (4 * cell);
     }
     size_t p = 1;
     for (int j = 0; j < f->free_count; j++) {
-        f->shift[j] = 4 * eg_path[frozen + j];
+        f->shift[j] = 4 * f->order[frozen + j];
         f->power[j] = p;
         p *= (size_t)goal;
     }
@@ -63,16 +89,16 @@ static int formation_init(formation *f, int frozen, int goal)
     return 0;
 }
 
-size_t s2048_table_entries(int frozen, int goal)
+size_t s2048_table_entries(int shape, int frozen, int goal)
 {
     formation f;
-    return formation_init(&f, frozen, goal) == 0 ? f.entries : 0;
+    return formation_init(&f, shape, frozen, goal) == 0 ? f.entries : 0;
 }
 
-int s2048_table_max_sum(int frozen, int goal)
+int s2048_table_max_sum(int shape, int frozen, int goal)
 {
     formation f;
-    if (formation_init(&f, frozen, goal) != 0) return -1;
+    if (formation_init(&f, shape, frozen, goal) != 0) return -1;
     return f.free_count << (goal - 1);
 }
 
@@ -93,7 +119,8 @@ static int64_t free_index(const formation *f, board_t b)
 /* The probability of the goal after a move to `moved` (before its spawn). */
 static double after_move(const formation *f, const uint16_t *table, board_t moved)
 {
-    if ((int)(moved >> (4 * f->target) & 0xf) == f->goal) return 1.0;
+    for (int t = 0; t < 2; t++)
+        if (f->targets[t] >= 0 && (int)(moved >> (4 * f->targets[t]) & 0xf) == f->goal) return 1.0;
     int64_t index = free_index(f, moved);
     if (index < 0) return 0.0;
     double sum = 0.0;
@@ -158,11 +185,11 @@ static void walk(layer_walk *w, int j, int left, board_t b, size_t index)
     }
 }
 
-int64_t s2048_table_build_layer(int frozen, int goal, uint16_t *table, int sum,
-                                int part, int parts)
+int64_t s2048_table_build_layer(int shape, int frozen, int goal, uint16_t *table,
+                                int sum, int part, int parts)
 {
     formation f;
-    if (!table || formation_init(&f, frozen, goal) != 0 || sum < 0 || sum & 1
+    if (!table || formation_init(&f, shape, frozen, goal) != 0 || sum < 0 || sum & 1
         || parts < 1 || part < 0 || part >= parts)
         return -1;
     layer_walk w = {&f, table, part, parts, 0, 0};
@@ -219,22 +246,40 @@ int eg_direction_back(int s, int dir)
 /* ---- looking up ---- */
 
 struct s2048_tableset {
-    const uint16_t *table[EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
-    formation form[EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
+    const uint16_t *table[EG_SHAPES][EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
+    formation form[EG_SHAPES][EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
 };
 
 s2048_tableset *s2048_tableset_new(void) { return calloc(1, sizeof(s2048_tableset)); }
 
 void s2048_tableset_free(s2048_tableset *ts) { free(ts); }
 
-int s2048_tableset_add(s2048_tableset *ts, int frozen, int goal,
+int s2048_tableset_add(s2048_tableset *ts, int shape, int frozen, int goal,
                        const uint16_t *table, size_t entries)
 {
     formation f;
-    if (!ts || !table || formation_init(&f, frozen, goal) != 0 || entries != f.entries) return -1;
-    ts->form[frozen][goal] = f;
-    ts->table[frozen][goal] = table;
+    if (!ts || !table || formation_init(&f, shape, frozen, goal) != 0 || entries != f.entries)
+        return -1;
+    ts->form[shape][frozen][goal] = f;
+    ts->table[shape][frozen][goal] = table;
     return 0;
+}
+
+/* Keeps the table's answer for b when it is more confident than best's. */
+static void consider(const s2048_tableset *ts, int shape, int k, int goal, board_t b, int s,
+                     s2048_probe *best)
+{
+    const uint16_t *table = ts->table[shape][k][goal];
+    if (!table) return;
+    uint16_t entry = table[free_index(&ts->form[shape][k][goal], b)];
+    double p = eg_entry_prob(entry);
+    if (entry >> 2 && (best->dir < 0 || p > best->probability)) {
+        best->dir = eg_direction_back(s, eg_entry_dir(entry));
+        best->probability = p;
+        best->shape = shape;
+        best->frozen = k;
+        best->goal = goal;
+    }
 }
 
 /* 1 when cell's frozen neighbours earlier on the path differ from it. */
@@ -268,18 +313,32 @@ static void probe_oriented(const s2048_tableset *ts, board_t b, int s, s2048_pro
         if (k < EG_MIN_FROZEN || rank != frozen_min || rank > EG_MAX_GOAL
             || free_max[k] >= rank)
             continue;
-        const uint16_t *table = ts->table[k][rank];
-        if (!table) continue;
-        int64_t index = free_index(&ts->form[k][rank], b);
-        uint16_t entry = table[index];
-        double p = eg_entry_prob(entry);
-        int dir = eg_direction_back(s, eg_entry_dir(entry));
-        if (entry >> 2 && (best->dir < 0 || p > best->probability)) {
-            best->dir = dir;
-            best->probability = p;
-            best->frozen = k;
-            best->goal = rank;
+        consider(ts, EG_SNAKE, k, rank, b, s, best);
+    }
+}
+
+/* Tries the block formations on one orientation of the board. */
+static void probe_blocks(const s2048_tableset *ts, board_t b, int s, s2048_probe *best)
+{
+    static const int sizes[2] = {6, 9};
+    for (int i = 0; i < 2; i++) {
+        int k = sizes[i];
+        const formation *f = NULL;
+        for (int g = EG_MIN_GOAL; g <= EG_MAX_GOAL && !f; g++)
+            if (ts->table[EG_BLOCK][k][g]) f = &ts->form[EG_BLOCK][k][g];
+        if (!f) continue;
+        int anchor = f->order[k - 1], goal = board_cell(b, anchor), ok = goal >= EG_MIN_GOAL;
+        /* Every frozen tile at least the anchor's, no two frozen neighbours equal. */
+        for (int j = 0; j < k && ok; j++) {
+            int cell = f->order[j], rank = board_cell(b, cell);
+            if (rank < goal) ok = 0;
+            if ((cell & 3) < 2 && board_cell(b, cell + 1) == rank) ok = 0;
+            if (cell + 4 < 16 && (cell >> 2) + 1 < k / 3 && board_cell(b, cell + 4) == rank) ok = 0;
         }
+        /* Every free tile below the anchor's. */
+        for (int j = k; j < 16 && ok; j++)
+            if (board_cell(b, f->order[j]) >= goal) ok = 0;
+        if (ok && goal <= EG_MAX_GOAL) consider(ts, EG_BLOCK, k, goal, b, s, best);
     }
 }
 
@@ -287,10 +346,15 @@ int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *ou
 {
     out->dir = -1;
     out->probability = 0.0;
+    out->shape = 0;
     out->frozen = 0;
     out->goal = 0;
     if (!ts) return 0;
-    for (int s = 0; s < 8; s++) probe_oriented(ts, eg_symmetry(board, s), s, out);
+    for (int s = 0; s < 8; s++) {
+        board_t b = eg_symmetry(board, s);
+        probe_oriented(ts, b, s, out);
+        probe_blocks(ts, b, s, out);
+    }
     /* The formation's conditions make the table's move legal on the board;
      * refuse it anyway should that ever fail. */
     if (out->dir >= 0 && board_move(board, out->dir) == board) out->dir = -1;

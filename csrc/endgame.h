@@ -25,6 +25,21 @@
 
 #include "board.h"
 
+/* Shapes: how the frozen cells lie. EG_BLOCK formations freeze the top-left
+ * block of 3 columns and k / 3 rows (k = 6 or 9), cells in reading order; the
+ * anchor is the block's bottom-right cell and the goal may land on either
+ * free neighbour of it:
+ *
+ *      k = 9: F frozen, A anchor, T targets, . free
+ *               F  F  F  .
+ *               F  F  F  .
+ *               F  F  A  T
+ *               .  .  T  .
+ */
+#define EG_SNAKE 0
+#define EG_BLOCK 1
+#define EG_SHAPES 2
+
 #define EG_MIN_FROZEN 6     /* 10 free cells */
 #define EG_MAX_FROZEN 13    /* 3 free cells */
 #define EG_MIN_GOAL 3       /* a spawn (rank 1 or 2) is always below the goal */

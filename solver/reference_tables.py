@@ -1,11 +1,11 @@
 """The endgame tables solved from the rules in plain Python: the oracle of csrc/endgame.c.
 
 Slow and obviously right, for tiny formations (a few free cells). It plays on
-real boards with ``solve2048.reference``: the frozen cells hold a real snake
+real boards with ``solve2048.reference``: the frozen cells hold a real chain
 of distinct tiles falling to the anchor's tile 2**goal, and a move is allowed
 when it changes the board and leaves every frozen cell as it was. An entry is
 the best allowed move (first of equals, in up/down/left/right order) and its
-probability of putting 2**goal on the target, rounded to 14-bit fixed point
+probability of putting 2**goal on a target cell, rounded to 14-bit fixed point
 the way the C builder rounds it, and with the same order of additions, so
 the two agree entry for entry.
 """
@@ -24,11 +24,19 @@ def entry_probability(entry: int) -> float:
     return (entry >> 2) / PROB_ONE
 
 
-def solve(frozen: int, goal: int) -> list[int]:
-    """Every entry of table (frozen, goal), indexed as the C table is (free cell j = digit j, base goal)."""
-    frozen_cells = PATH[:frozen]
-    free_cells = PATH[frozen:]
-    target = PATH[frozen]
+def cell_order(shape: int, frozen: int) -> tuple[list[int], list[int], list[int]]:
+    """The frozen cells (anchor last), the free cells and the target cells of a formation."""
+    if shape == 0:
+        return list(PATH[:frozen]), list(PATH[frozen:]), [PATH[frozen]]
+    rows = frozen // 3   # the block: 3 columns, `rows` rows, top left
+    block = [c for c in range(16) if c % 4 < 3 and c // 4 < rows]
+    anchor = block[-1]
+    return block, [c for c in range(16) if c not in block], [anchor + 1, anchor + 4]
+
+
+def solve(frozen: int, goal: int, shape: int = 0) -> list[int]:
+    """Every entry of table (frozen, goal, shape), indexed as the C table is (free cell j = digit j, base goal)."""
+    frozen_cells, free_cells, targets = cell_order(shape, frozen)
     goal_tile = 1 << goal
     snake = {cell: 1 << (goal + frozen - 1 - i) for i, cell in enumerate(frozen_cells)}
 
@@ -56,7 +64,7 @@ def solve(frozen: int, goal: int) -> list[int]:
         return int(best * PROB_ONE + 0.5) << 2 | best_dir
 
     def after_move(moved: list[int]) -> float:
-        if moved[target] == goal_tile:
+        if any(moved[t] == goal_tile for t in targets):
             return 1.0
         free = tuple(moved[c] for c in free_cells)
         if max(free) >= goal_tile:

@@ -1,7 +1,7 @@
 """Endgame tables: where they live, checking and loading them, looking boards up.
 
 A table knows, for one formation (``frozen`` big tiles along a snake path in a
-corner, see csrc/endgame.h) and one goal rank, the best move and its exact
+corner, or in a corner block of 3 columns; see csrc/endgame.h) and one goal rank, the best move and its exact
 probability of building the goal tile next to the smallest frozen tile without
 moving a frozen one. ``solve2048 tables build`` computes them once
 (``solve2048.tables_build``); play, batch, hint and game then load them from
@@ -10,7 +10,7 @@ least ``min_probability``.
 
 A table file is a 64-byte header, then its entries as little-endian uint16::
 
-    magic "S2048EGT" | version u32 | frozen u32 | goal u32 | 0 u32
+    magic "S2048EGT" | version u32 | frozen u32 | goal u32 | shape u32
     | entries u64 | checksum u64 | zeros up to 64 bytes
 
 A file is only ever written under a temporary name and renamed when complete,
@@ -43,12 +43,18 @@ class TableError(Exception):
     """A table file that is missing, torn or damaged; the message says which and why."""
 
 
+SHAPES = ("snake", "block")   # csrc/endgame.h: EG_SNAKE, EG_BLOCK
+
+
 @dataclass(frozen=True, order=True)
 class TableSpec:
-    """One table: ``frozen`` cells hold the big tiles, the goal is rank ``goal`` (tile 2**goal)."""
+    """One table: ``frozen`` cells hold the big tiles, the goal is rank ``goal``
+    (tile 2**goal); ``shape`` 0 lays the frozen cells along the snake path,
+    1 as the corner block of 3 columns."""
 
     frozen: int
     goal: int
+    shape: int = 0
 
     @property
     def free_cells(self) -> int:
@@ -56,7 +62,7 @@ class TableSpec:
 
     @property
     def entries(self) -> int:
-        return int(lib.s2048_table_entries(self.frozen, self.goal))
+        return int(lib.s2048_table_entries(self.shape, self.frozen, self.goal))
 
     @property
     def size_bytes(self) -> int:
@@ -64,10 +70,18 @@ class TableSpec:
 
     @property
     def filename(self) -> str:
-        return f"frozen{self.frozen:02d}-goal{1 << self.goal}{SUFFIX}"
+        name = "frozen" if self.shape == 0 else SHAPES[self.shape]
+        return f"{name}{self.frozen:02d}-goal{1 << self.goal}{SUFFIX}"
+
+    @property
+    def label(self) -> str:
+        """How --only names it: FREE:GOAL for a snake, block-FREE:GOAL for a block."""
+        prefix = "" if self.shape == 0 else f"{SHAPES[self.shape]}-"
+        return f"{prefix}{self.free_cells}:{1 << self.goal}"
 
     def __str__(self) -> str:
-        return f"{self.free_cells} free cells, goal {1 << self.goal}"
+        kind = "" if self.shape == 0 else f" ({SHAPES[self.shape]})"
+        return f"{self.free_cells} free cells{kind}, goal {1 << self.goal}"
 
 
 # The default set: every goal from 32 up to what fits in about 2.2 GB (built in
@@ -85,6 +99,22 @@ DEFAULT_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(6, g) for g in range(5, 8)),
 )
 
+# Built only on request (``tables build --only block-7:256``), used when built:
+# the corner blocks of 3 columns, 3x3 (7 free cells) and 3x2 (10 free), the
+# formations of the perimeter-defence style. With our heuristic they changed
+# nothing measurable (README, "Block formations"), so they stay out of the
+# default set, for experiments with searches that play toward them.
+OPTIONAL_SPECS: tuple[TableSpec, ...] = (
+    *(TableSpec(9, g, 1) for g in range(5, 11)),
+    *(TableSpec(6, g, 1) for g in range(5, 8)),
+)
+KNOWN_SPECS = DEFAULT_SPECS + OPTIONAL_SPECS
+
+
+def installed_specs(directory: Path) -> tuple[TableSpec, ...]:
+    """The default set, and the optional tables that ``directory`` holds."""
+    return DEFAULT_SPECS + tuple(s for s in OPTIONAL_SPECS if (directory / s.filename).exists())
+
 
 def default_dir() -> Path:
     """$SOLVE2048_TABLES, or the user's cache directory."""
@@ -96,7 +126,7 @@ def default_dir() -> Path:
 
 
 def header_bytes(spec: TableSpec, checksum: int) -> bytes:
-    head = HEADER.pack(MAGIC, VERSION, spec.frozen, spec.goal, 0, spec.entries, checksum)
+    head = HEADER.pack(MAGIC, VERSION, spec.frozen, spec.goal, spec.shape, spec.entries, checksum)
     return head.ljust(HEADER_SIZE, b"\0")
 
 
@@ -151,13 +181,13 @@ def open_table(path: Path, spec: TableSpec, verify: bool = True, recheck: bool =
         raise TableError(f"{path}: cannot read: {e.strerror or e}") from None
     if len(head) < HEADER.size:
         raise TableError(f"{path}: not a table file (too short)")
-    magic, version, frozen, goal, _, entries, expected = HEADER.unpack(head)
+    magic, version, frozen, goal, shape, entries, expected = HEADER.unpack(head)
     if magic != MAGIC:
         raise TableError(f"{path}: not a table file (bad magic)")
     if version != VERSION:
         raise TableError(f"{path}: table format version {version}, this solve2048 reads {VERSION}; rebuild it")
-    if (frozen, goal, entries) != (spec.frozen, spec.goal, spec.entries):
-        raise TableError(f"{path}: holds another table (frozen {frozen}, goal rank {goal})")
+    if (frozen, goal, shape, entries) != (spec.frozen, spec.goal, spec.shape, spec.entries):
+        raise TableError(f"{path}: holds another table (shape {shape}, frozen {frozen}, goal rank {goal})")
     if size != spec.size_bytes:
         raise TableError(f"{path}: {size} bytes, expected {spec.size_bytes} (torn or damaged); rebuild it")
     data = np.memmap(path, dtype="<u2", mode="r", offset=HEADER_SIZE, shape=(entries,))
@@ -192,7 +222,8 @@ class TableSet:
             raise MemoryError("cannot allocate a table set")
         for spec, entries in self._tables.items():
             pointer = ffi.cast("const uint16_t *", entries.ctypes.data)
-            if lib.s2048_tableset_add(self.handle, spec.frozen, spec.goal, pointer, entries.size) != 0:
+            if lib.s2048_tableset_add(self.handle, spec.shape, spec.frozen, spec.goal,
+                                      pointer, entries.size) != 0:
                 raise ValueError(f"table {spec} has {entries.size} entries, expected {spec.entries}")
 
     @property
@@ -207,7 +238,7 @@ class TableSet:
         raw = ffi.new("s2048_probe *")
         if not lib.s2048_tables_probe(self.handle, int(board), raw):
             return None
-        return TableMove(Move(raw.dir), float(raw.probability), TableSpec(raw.frozen, raw.goal))
+        return TableMove(Move(raw.dir), float(raw.probability), TableSpec(raw.frozen, raw.goal, raw.shape))
 
     def trusts(self, found: TableMove | None) -> bool:
         """Whether a probe's answer is sure enough to replace the search."""
@@ -258,11 +289,13 @@ def scan(directory: Path, specs: tuple[TableSpec, ...] = DEFAULT_SPECS, verify: 
     return files
 
 
-def load(directory: Path | None = None, specs: tuple[TableSpec, ...] = DEFAULT_SPECS,
+def load(directory: Path | None = None, specs: tuple[TableSpec, ...] | None = None,
          min_probability: float = DEFAULT_MIN_PROBABILITY, verify: bool = True) -> Installed:
-    """Loads every finished table of ``specs`` found in ``directory``; damaged
-    files are reported in ``problems`` and left out, never used."""
-    files = scan(default_dir() if directory is None else Path(directory), specs, verify)
+    """Loads every finished table of ``specs`` (default: ``installed_specs``)
+    found in ``directory``; damaged files are reported in ``problems`` and left
+    out, never used."""
+    directory = default_dir() if directory is None else Path(directory)
+    files = scan(directory, installed_specs(directory) if specs is None else specs, verify)
     return Installed(TableSet({f.spec: f.entries for f in files if f.status == "ok"}, min_probability),
                      [f.problem for f in files if f.status == "damaged"],
                      [f.spec for f in files if f.status == "missing"])

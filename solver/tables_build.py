@@ -51,7 +51,8 @@ def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None):
     jobs = max(1, jobs)
 
     def layer_part(sum_: int, part: int) -> int:
-        written = lib.s2048_table_build_layer(spec.frozen, spec.goal, pointer, sum_, part, jobs)
+        written = lib.s2048_table_build_layer(spec.shape, spec.frozen, spec.goal, pointer, sum_,
+                                                 part, jobs)
         if written < 0:
             raise ValueError(f"the C builder refused table {spec}")
         return int(written)
@@ -59,7 +60,7 @@ def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None):
     done = 0
     # cffi releases the GIL during each C call, so the parts run in parallel.
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for sum_ in range(lib.s2048_table_max_sum(spec.frozen, spec.goal), -1, -2):
+        for sum_ in range(lib.s2048_table_max_sum(spec.shape, spec.frozen, spec.goal), -1, -2):
             done += sum(pool.map(lambda part: layer_part(sum_, part), range(jobs)))
             if progress:
                 progress(spec, done, spec.entries)

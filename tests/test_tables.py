@@ -11,24 +11,25 @@ import pytest
 
 from solve2048 import Board, reference
 from solve2048.game import Game
-from solve2048.reference_tables import PATH, solve
+from solve2048.reference_tables import PATH, cell_order, solve
 from solve2048.tables import TableError, TableSet, TableSpec, load, open_table
 from solve2048.tables_build import build_all, compute, save
 
-# Tiny formations the oracle solves in well under a second each.
-TINY = [(13, 3), (13, 4), (13, 5), (12, 3), (12, 4), (11, 4), (10, 3)]
+# Tiny formations the oracle solves in about a second each: (frozen, goal, shape).
+TINY = [(13, 3, 0), (13, 4, 0), (13, 5, 0), (12, 3, 0), (12, 4, 0), (11, 4, 0), (10, 3, 0),
+        (9, 3, 1), (9, 4, 1)]
 
 
-@pytest.mark.parametrize("frozen, goal", TINY)
-def test_builder_matches_the_oracle_entry_for_entry(frozen, goal):
-    built = compute(TableSpec(frozen, goal), jobs=2)
-    assert built.tolist() == solve(frozen, goal)
+@pytest.mark.parametrize("frozen, goal, shape", TINY)
+def test_builder_matches_the_oracle_entry_for_entry(frozen, goal, shape):
+    built = compute(TableSpec(frozen, goal, shape), jobs=2)
+    assert built.tolist() == solve(frozen, goal, shape)
 
 
 def test_the_tiny_tables_hold_probabilities_strictly_between_0_and_1():
     # So that the comparison above checks the arithmetic, not only 0s and 1s.
-    for frozen, goal in [(12, 4), (11, 4)]:
-        assert any(0 < entry >> 2 < 16383 for entry in solve(frozen, goal))
+    for frozen, goal, shape in [(12, 4, 0), (11, 4, 0), (9, 4, 1)]:
+        assert any(0 < entry >> 2 < 16383 for entry in solve(frozen, goal, shape))
 
 
 def test_two_threads_build_the_same_table_as_one():
@@ -36,19 +37,19 @@ def test_two_threads_build_the_same_table_as_one():
     assert np.array_equal(compute(spec, jobs=1), compute(spec, jobs=2))
 
 
-def _cells(frozen: int, goal: int, free: dict[int, int]) -> list[int]:
-    """A real board: a snake of distinct tiles down to the anchor 2**goal, then free tiles."""
+def _cells(frozen: int, goal: int, free: dict[int, int], shape: int = 0) -> list[int]:
+    """A real board: distinct tiles falling to the anchor 2**goal on the frozen cells, then free tiles."""
     cells = [0] * 16
-    for i, cell in enumerate(PATH[:frozen]):
+    for i, cell in enumerate(cell_order(shape, frozen)[0]):
         cells[cell] = 1 << (goal + frozen - 1 - i)
     for cell, tile in free.items():
         cells[cell] = tile
     return cells
 
 
-def _index(frozen: int, goal: int, cells: list[int]) -> int:
+def _index(frozen: int, goal: int, cells: list[int], shape: int = 0) -> int:
     index = 0
-    for j, cell in enumerate(PATH[frozen:]):
+    for j, cell in enumerate(cell_order(shape, frozen)[1]):
         index += (cells[cell].bit_length() - 1 if cells[cell] else 0) * goal ** j
     return index
 
@@ -81,28 +82,50 @@ def _symmetry(cells: list[int], s: int) -> list[int]:
     return [v for row in grid for v in row]
 
 
-def test_probe_agrees_with_the_table_under_all_eight_symmetries():
-    frozen, goal = 11, 4
-    spec = TableSpec(frozen, goal)
+def test_a_block_counts_the_goal_on_either_target():
+    # 3x3 block, anchor (2,2) = 16: a 16 made right of it or below it is the goal.
+    goal = 4
+    table = compute(TableSpec(9, goal, 1))
+    right = _cells(9, goal, {3: 2, 7: 4, 11: 8, 15: 8}, shape=1)    # up merges onto (2,3)
+    below = _cells(9, goal, {12: 2, 13: 4, 14: 8, 15: 8}, shape=1)  # left merges onto (3,2)
+    for cells, direction in ((right, 0), (below, 2)):
+        entry = int(table[_index(9, goal, cells, shape=1)])
+        assert entry >> 2 == 16383 and entry & 3 == direction
+
+
+def _table_answer(table, frozen: int, goal: int, shape: int, cells: list[int]) -> list[int]:
+    """The board after the table's move on a board in the formation's own orientation."""
+    entry = int(table[_index(frozen, goal, cells, shape)])
+    return reference.move(cells, reference.DIRECTIONS[entry & 3])[0]
+
+
+@pytest.mark.parametrize("frozen, goal, shape", [(11, 4, 0), (9, 4, 1), (6, 3, 1)])
+def test_probe_agrees_with_the_table_under_all_eight_symmetries(frozen, goal, shape):
+    spec = TableSpec(frozen, goal, shape)
     table = compute(spec)
     tables = TableSet({spec: table}, min_probability=0.0)
     rng = np.random.default_rng(7)
+    small = [0, 0] + [1 << r for r in range(1, goal)]
     checked = 0
     for _ in range(200):
-        free = {cell: int(rng.choice([0, 0, 2, 4, 8])) for cell in PATH[frozen:]}
-        cells = _cells(frozen, goal, free)
-        entry = int(table[_index(frozen, goal, cells)])
+        free = {cell: int(rng.choice(small)) for cell in cell_order(shape, frozen)[1]}
+        cells = _cells(frozen, goal, free, shape)
+        entry = int(table[_index(frozen, goal, cells, shape)])
         if entry >> 2 == 0:
             continue
-        canonical_move = reference.DIRECTIONS[entry & 3]
-        after, _ = reference.move(cells, canonical_move)
+        answers = [_table_answer(table, frozen, goal, shape, cells)]
+        if (frozen, shape) == (9, 1):
+            # The 3x3 block is its own transpose: the board matches it twice,
+            # with equal probabilities, and either best move may be played.
+            transposed = _symmetry(cells, 4)
+            answers.append(_symmetry(_table_answer(table, frozen, goal, shape, transposed), 4))
         for s in range(8):
             image = _symmetry(cells, s)
             found = tables.probe(Board.from_cells(image))
             assert found is not None and found.spec == spec
             assert found.probability == pytest.approx((entry >> 2) / 16383, abs=0)
             moved, _ = reference.move(image, found.move.name.lower())
-            assert moved == _symmetry(after, s)
+            assert moved in [_symmetry(after, s) for after in answers]
         checked += 1
     assert checked > 50
 
@@ -238,6 +261,22 @@ def test_tables_build_info_and_a_damaged_file(tmp_path):
 def test_tables_build_refuses_an_unknown_table(tmp_path):
     result = _run("tables", "build", "--dir", str(tmp_path), "--only", "9:4096")
     assert result.exit_code == 2 and "no table '9:4096'" in result.output
+
+
+def test_optional_block_tables_are_built_on_request_and_then_used(tmp_path):
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "block-7:32")
+    assert result.exit_code == 0, result.output
+    rows = _json_of(_run("tables", "info", "--dir", str(tmp_path), "--json"))["tables"]
+    block = [t for t in rows if t["shape"] == "block"]
+    assert [(t["free_cells"], t["goal"], t["status"]) for t in block] == [(7, 32, "ok")]
+    assert all(t["status"] == "missing" for t in rows if t["shape"] == "snake")
+    tables = load(tmp_path, min_probability=0.0).tables
+    assert tables.specs == [TableSpec(9, 5, 1)]
+    # A 3x3 block down to the anchor 32; left merges 16 16 onto the cell below it.
+    board = "2048 1024 512 . / 1024 512 256 . / 256 128 32 . / 2 4 16 16"
+    found = tables.probe(Board(board))
+    assert found is not None and found.spec == TableSpec(9, 5, 1)
+    assert found.probability == 1.0 and str(found.move) == "left"
 
 
 def test_hint_json_says_when_a_table_chose_the_move(tmp_path):
