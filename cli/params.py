@@ -11,7 +11,7 @@ import click
 
 from solve2048 import Board, InvalidBoardError
 from solve2048.cli.exits import EXIT_BAD_INPUT
-from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH
+from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH, PRUNE_AUTO, check_prune
 from solve2048.rng import MAX_SEED
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, ENV_DIR, TableSet
 from solve2048.tables import load as load_tables
@@ -83,11 +83,26 @@ TIME_MS = click.FloatRange(min=0, min_open=True, max=24 * 3600 * 1000)
 SEED = click.IntRange(0, MAX_SEED)
 
 
+class PruneParam(click.ParamType):
+    """A pruning threshold in 0..1, or "auto"."""
+
+    name = "auto|0..1"
+
+    def convert(self, value, param, ctx):
+        if value == PRUNE_AUTO:
+            return value
+        try:
+            return check_prune(float(value))
+        except ValueError:
+            self.fail(f"{value!r} is neither 'auto' nor a number in 0..1", param, ctx)
+
+
 def search_options(command):
     """--prune and --tt-mb, the search settings every searching command shares."""
     command = click.option(
-        "--prune", type=click.FloatRange(0, 1), default=DEFAULT_PRUNE, show_default=True,
-        help="Score a branch by the heuristic once its probability falls below this (0 = never).",
+        "--prune", type=PruneParam(), default=DEFAULT_PRUNE, show_default=True,
+        help="Score a branch by the heuristic once its probability falls below this "
+             "(0 = never; auto = 2^-(depth+4)).",
     )(command)
     return click.option(
         "--tt-mb", type=click.IntRange(0, 1 << 20), default=DEFAULT_TT_MB, show_default=True,

@@ -99,7 +99,8 @@ int s2048_auto_depth(uint64_t board);
  * exactly depth moves deep, depth 0 meaning s2048_auto_depth(board). With
  * time_ms > 0 it deepens 1, 2, ... up to depth (0 = up to 16) and keeps the
  * deepest depth completed in time. prune: a chance node reached with a
- * cumulative probability below it is scored by the heuristic (0 = never).
+ * cumulative probability below it is scored by the heuristic (0 = never);
+ * S2048_PRUNE_AUTO (-1) scales it with the depth d searched, 2^-(d + 4).
  * keep_cache: 0 clears the table first, so the answer depends on the board only.
  * Returns 0, or -1 for a bad argument. */
 int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
@@ -198,5 +199,6 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
 /* CDEF END */
 
 #define S2048_MAX_DEPTH 16
+#define S2048_PRUNE_AUTO (-1.0)
 
 #endif /* API_H_INCLUDED */

@@ -333,12 +333,21 @@ int s2048_auto_depth(uint64_t board)
     return depth;
 }
 
+/* The pruning threshold of a search to depth d. The automatic one halves with
+ * every move of depth, so each deeper search also looks at rarer spawns: at
+ * depths 4 and 5 it played 2.7 and 4.3 times faster than a fixed 1e-4, with
+ * mean scores unchanged within noise (README, "Pruning"). */
+static double prune_for(double prune, int depth)
+{
+    return prune == S2048_PRUNE_AUTO ? ldexp(1.0, -(depth + 4)) : prune;
+}
+
 int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
                   int depth, double time_ms, double prune, int keep_cache,
                   s2048_result *out)
 {
     if (!s || !e || !out || depth < 0 || depth > S2048_MAX_DEPTH || !(time_ms >= 0.0)
-        || !(prune >= 0.0 && prune <= 1.0))
+        || !(prune == S2048_PRUNE_AUTO || (prune >= 0.0 && prune <= 1.0)))
         return -1;
     double start = now_seconds();
     if (!keep_cache) tt_clear(&s->tt);
@@ -350,10 +359,10 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
     st.next_check = UINT64_MAX;
     st.eval = e;
     st.tt = &s->tt;
-    st.prune = prune;
 
     double values[4];
     int first = timed ? 1 : target;
+    st.prune = prune_for(prune, first);
     out->legal = search_root(&st, board, first, values);
     out->depth = first;
     for (int dir = 0; dir < 4; dir++) out->values[dir] = values[dir];
@@ -365,6 +374,7 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
         st.next_check = st.nodes + TIME_CHECK_NODES;
         for (int d = 2; d <= target; d++) {
             if (now_seconds() >= st.deadline) break;
+            st.prune = prune_for(prune, d);
             search_root(&st, board, d, values);
             if (st.aborted) break;
             out->depth = d;

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB
+from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, LEGACY_PRUNE, Prune
 from solve2048.game import GameResult, play_game
 from solve2048.search import Depth
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, TableSet
@@ -33,7 +33,7 @@ class Settings:
 
     depth: Depth = "auto"
     time_ms: float | None = None
-    prune: float = DEFAULT_PRUNE
+    prune: Prune = DEFAULT_PRUNE
     tt_mb: float = DEFAULT_TT_MB
     tables_dir: str | None = None   # None: search every move
     table_min_prob: float = DEFAULT_MIN_PROBABILITY
@@ -70,8 +70,8 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict:
 
 def settings_of(row: dict) -> tuple:
     """The settings a results line was played with (lines without prune, tt_mb
-    or tables were played with the defaults of their time: no tables)."""
-    return (str(row.get("depth")), row.get("prune", DEFAULT_PRUNE), row.get("tt_mb", DEFAULT_TT_MB),
+    or tables were played with the defaults of their time: prune 1e-4, no tables)."""
+    return (str(row.get("depth")), row.get("prune", LEGACY_PRUNE), row.get("tt_mb", DEFAULT_TT_MB),
             row.get("tables"))
 
 

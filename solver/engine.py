@@ -19,12 +19,39 @@ if TYPE_CHECKING:
 lib.s2048_init()
 
 MAX_DEPTH = 16
-DEFAULT_PRUNE = 1e-4
+# Pruning: a chance node reached with a probability below the threshold is
+# scored by the heuristic. "auto" scales it with the depth d searched, 2^-(d+4):
+# at depths 4 and 5 that played 2.7 and 4.3 times faster than the fixed 1e-4
+# used before, with mean scores unchanged within noise (README, "Pruning").
+PRUNE_AUTO = "auto"
+Prune = float | str   # a threshold in 0..1, or PRUNE_AUTO
+DEFAULT_PRUNE: Prune = PRUNE_AUTO
+# What a results line recorded before pruning became automatic.
+LEGACY_PRUNE = 1e-4
 # Small enough to stay in the last-level cache: 4-8 MB searched depths 4-6 5-10%
 # faster than 64 MB, with node counts within 0.1% (an A/B of the C search).
 DEFAULT_TT_MB = 8
 
 Bitboard = int
+
+
+def check_prune(prune: Prune) -> Prune:
+    """Returns prune, or raises ValueError unless it is "auto" or in 0..1."""
+    if prune == PRUNE_AUTO:
+        return prune
+    if isinstance(prune, bool) or not isinstance(prune, (int, float)) or not 0.0 <= prune <= 1.0:
+        raise ValueError(f"expected a pruning threshold in 0..1 or 'auto', got {prune!r}")
+    return float(prune)
+
+
+def prune_threshold(prune: Prune, depth: int) -> float:
+    """The threshold a search to ``depth`` uses."""
+    return 2.0 ** -(depth + 4) if check_prune(prune) == PRUNE_AUTO else float(prune)
+
+
+def engine_prune(prune: Prune) -> float:
+    """prune as the C engine takes it (S2048_PRUNE_AUTO is -1)."""
+    return -1.0 if check_prune(prune) == PRUNE_AUTO else float(prune)
 
 
 class TileOverflowError(OverflowError):
@@ -208,7 +235,7 @@ class Searcher:
         board: Bitboard,
         depth: int = 0,
         time_ms: float = 0.0,
-        prune: float = DEFAULT_PRUNE,
+        prune: Prune = DEFAULT_PRUNE,
         keep_cache: bool = False,
         evaluator_: Evaluator | None = None,
     ) -> RawResult:
@@ -216,12 +243,12 @@ class Searcher:
         ev = evaluator_ or evaluator()
         r = self._result
         status = lib.s2048_analyze(
-            self._handle, ev._handle, board, depth, time_ms, prune, int(keep_cache), r
+            self._handle, ev._handle, board, depth, time_ms, engine_prune(prune), int(keep_cache), r
         )
         if status != 0:
             raise ValueError(
                 f"bad search settings: depth={depth} (0..{MAX_DEPTH}), "
-                f"time_ms={time_ms} (>= 0), prune={prune} (0..1)"
+                f"time_ms={time_ms} (>= 0), prune={prune} (0..1 or 'auto')"
             )
         return RawResult(tuple(r.values), r.legal, r.best, r.depth, r.nodes, r.cache_hits, r.seconds)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from solve2048 import engine
 from solve2048.board import Board
-from solve2048.engine import DEFAULT_PRUNE, Weights, ffi, lib
+from solve2048.engine import DEFAULT_PRUNE, Prune, Weights, engine_prune, ffi, lib
 from solve2048.moves import Move
 from solve2048.rng import MAX_SEED
 from solve2048.search import Depth, check_depth, check_limits
@@ -83,7 +83,7 @@ class Game:
         seed: int,
         depth: Depth = "auto",
         time_ms: float | None = None,
-        prune: float = DEFAULT_PRUNE,
+        prune: Prune = DEFAULT_PRUNE,
         stop_at_win: bool = False,
         weights: Weights | None = None,
         searcher: engine.Searcher | None = None,
@@ -151,7 +151,7 @@ class Game:
             self._state, self._searcher._handle, self._evaluator._handle,
             self.tables.handle if self.tables else ffi.NULL,
             self.tables.min_probability if self.tables else 1.0,
-            self._depth, self._time_ms, self._prune, int(self._stop_at_win),
+            self._depth, self._time_ms, engine_prune(self._prune), int(self._stop_at_win),
             self._buffer, count,
         )
         self.seconds += time.perf_counter() - start

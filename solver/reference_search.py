@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from solve2048 import reference
 from solve2048.board import MAX_TILE
-from solve2048.engine import Weights
+from solve2048.engine import Prune, Weights, prune_threshold
 
 
 
@@ -156,13 +156,13 @@ class OracleResult:
 
 
 def expectimax(
-    cells: Sequence[int], depth: int, prune: float = 1e-4, weights: Weights = Weights()
+    cells: Sequence[int], depth: int, prune: Prune = 1e-4, weights: Weights = Weights()
 ) -> OracleResult:
     """The value of every direction at this depth (>= 1), as the C search computes it
     with its transposition table off."""
     if depth < 1:
         raise ValueError(f"expected depth >= 1, got {depth}")
-    search = _Search(weights, prune)
+    search = _Search(weights, prune_threshold(prune, depth))
     search.nodes = 1  # the root
     board = list(cells)
     values: dict[str, float | None] = {}

@@ -12,7 +12,7 @@ from typing import Literal
 
 from solve2048 import engine
 from solve2048.board import Board
-from solve2048.engine import DEFAULT_PRUNE, MAX_DEPTH, Weights
+from solve2048.engine import DEFAULT_PRUNE, MAX_DEPTH, Prune, Weights, check_prune
 from solve2048.moves import ALL_MOVES, Move
 
 Depth = int | Literal["auto"]
@@ -59,12 +59,11 @@ def check_depth(depth: Depth) -> int:
     return depth
 
 
-def check_limits(time_ms: float | None, prune: float) -> float:
+def check_limits(time_ms: float | None, prune: Prune) -> float:
     """Returns the engine's time limit in ms (0 = none) or raises ValueError."""
     if time_ms is not None and not time_ms > 0:
         raise ValueError(f"expected a time limit > 0 ms, got {time_ms!r}")
-    if not 0.0 <= prune <= 1.0:
-        raise ValueError(f"expected a pruning threshold in 0..1, got {prune!r}")
+    check_prune(prune)
     return float(time_ms or 0.0)
 
 
@@ -86,7 +85,7 @@ def analyze(
     board: Board | str,
     depth: Depth = "auto",
     time_ms: float | None = None,
-    prune: float = DEFAULT_PRUNE,
+    prune: Prune = DEFAULT_PRUNE,
     weights: Weights | None = None,
     searcher: engine.Searcher | None = None,
     tt_mb: float = engine.DEFAULT_TT_MB,
@@ -95,7 +94,8 @@ def analyze(
 
     ``time_ms`` switches to iterative deepening that keeps the deepest depth
     completed in time (``depth`` is then a cap, "auto" meaning none). ``prune`` is
-    the cumulative probability below which a branch is scored by the heuristic.
+    the cumulative probability below which a branch is scored by the heuristic;
+    "auto" is 2**-(d + 4) for a search to depth d.
     ``tt_mb`` sizes the transposition table of this thread's searcher (0 = none),
     unless ``searcher`` is given. The GIL is released during the search, so
     threads can search in parallel.

@@ -75,6 +75,20 @@ def test_search_matches_oracle_at_depth_3() -> None:
         assert_same_values(board, 3, 1e-4, NO_CACHE)
 
 
+def test_automatic_pruning_matches_oracle_and_scales_with_depth() -> None:
+    # "auto" is 2^-(d+4): at depth 3 the same search as an explicit 1/128.
+    for board in game_like_boards(35, 8, 0.2):
+        assert_same_values(board, 3, "auto", NO_CACHE)
+        auto = analyze(board, depth=3, prune="auto", searcher=NO_CACHE)
+        explicit = analyze(board, depth=3, prune=1 / 128, searcher=NO_CACHE)
+        assert (auto.values, auto.nodes) == (explicit.values, explicit.nodes)
+    board = game_like_boards(36, 1, 0.5)[0]
+    assert analyze(board, depth=4, prune="auto", searcher=NO_CACHE).nodes == \
+        analyze(board, depth=4, prune=1 / 256, searcher=NO_CACHE).nodes
+    with pytest.raises(ValueError, match="auto"):
+        analyze(board, depth=2, prune="sometimes")
+
+
 def test_search_matches_oracle_without_pruning() -> None:
     for board in game_like_boards(44, 40, 0.3):
         assert_same_values(board, 2, 0.0, NO_CACHE)
