@@ -100,8 +100,8 @@ def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
     """Say which tables are installed, missing or damaged."""
     directory = directory or default_dir()
     rows = [{"free_cells": f.spec.free_cells, "goal": 1 << f.spec.goal, "frozen": f.spec.frozen,
-             "shape": SHAPES[f.spec.shape], "file": f.spec.filename, "bytes": f.spec.size_bytes, "status": f.status,
-             "problem": f.problem}
+             "shape": SHAPES[f.spec.shape], "file": f.spec.filename, "bytes": f.spec.size_bytes,
+             "status": f.status, "problem": f.problem}
             for f in scan(directory, installed_specs(directory), verify=not no_verify, recheck=True)]
     if as_json:
         click.echo(json.dumps({"directory": str(directory), "tables": rows}))

@@ -5,7 +5,7 @@
  *
  * Building: an entry's probability is the best, over the moves that leave
  * every frozen cell unchanged, of
- *   1                          when the move puts rank g on the target,
+ *   1                          when the move puts rank g on a target cell,
  *   0                          when it makes rank g anywhere else,
  *   the mean over the free empty cells of 0.9 P(spawn 2) + 0.1 P(spawn 4)
  *                              otherwise, with P read from the table itself.
@@ -320,25 +320,23 @@ static void probe_oriented(const s2048_tableset *ts, board_t b, int s, s2048_pro
 /* Tries the block formations on one orientation of the board. */
 static void probe_blocks(const s2048_tableset *ts, board_t b, int s, s2048_probe *best)
 {
-    static const int sizes[2] = {6, 9};
-    for (int i = 0; i < 2; i++) {
-        int k = sizes[i];
-        const formation *f = NULL;
-        for (int g = EG_MIN_GOAL; g <= EG_MAX_GOAL && !f; g++)
-            if (ts->table[EG_BLOCK][k][g]) f = &ts->form[EG_BLOCK][k][g];
-        if (!f) continue;
-        int anchor = f->order[k - 1], goal = board_cell(b, anchor), ok = goal >= EG_MIN_GOAL;
+    for (int rows = 2; rows <= 3; rows++) {
+        int k = 3 * rows, order[16];
+        block_order(k, order);
+        int goal = board_cell(b, order[k - 1]);
+        if (goal < EG_MIN_GOAL || goal > EG_MAX_GOAL || !ts->table[EG_BLOCK][k][goal]) continue;
+        int ok = 1;
         /* Every frozen tile at least the anchor's, no two frozen neighbours equal. */
         for (int j = 0; j < k && ok; j++) {
-            int cell = f->order[j], rank = board_cell(b, cell);
+            int cell = order[j], rank = board_cell(b, cell);
             if (rank < goal) ok = 0;
             if ((cell & 3) < 2 && board_cell(b, cell + 1) == rank) ok = 0;
-            if (cell + 4 < 16 && (cell >> 2) + 1 < k / 3 && board_cell(b, cell + 4) == rank) ok = 0;
+            if ((cell >> 2) + 1 < rows && board_cell(b, cell + 4) == rank) ok = 0;
         }
         /* Every free tile below the anchor's. */
         for (int j = k; j < 16 && ok; j++)
-            if (board_cell(b, f->order[j]) >= goal) ok = 0;
-        if (ok && goal <= EG_MAX_GOAL) consider(ts, EG_BLOCK, k, goal, b, s, best);
+            if (board_cell(b, order[j]) >= goal) ok = 0;
+        if (ok) consider(ts, EG_BLOCK, k, goal, b, s, best);
     }
 }
 

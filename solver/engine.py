@@ -132,8 +132,9 @@ class Weights:
     """The heuristic's weights: the terms published with nneonneo/2048-ai, with
     empty_weight (was 270) and mono_weight (was 47) retuned on paired seeds by
     bench/tune_weights.py, and a corner term (weight 3, not in the published set)
-    that keeps big tiles in the formations of the endgame tables.
-    ``Weights.published()`` gives the original set."""
+    that keeps big tiles in the formations of the endgame tables. The chain
+    term (rank * 2**rank tile weights read from the top-left corner) is off
+    unless ``chain_weight`` is set. ``Weights.published()`` gives the original set."""
 
     lost_penalty: float = _C_WEIGHTS["lost_penalty"]
     empty_weight: float = _C_WEIGHTS["empty_weight"]

@@ -87,6 +87,16 @@ def test_corrupt_middle_line_is_an_error_and_the_file_is_kept(tmp_path: Path) ->
     assert result.exit_code == 2 and "this run is depth 2, prune 0.01" in result.output
 
 
+def test_lines_without_prune_were_played_at_the_old_fixed_prune(tmp_path: Path) -> None:
+    out = tmp_path / "old.jsonl"
+    out.write_text('{"seed": 0, "depth": 1, "score": 5, "max_tile": 8, "moves": 3, "seconds": 0.1}\n')
+    result = invoke("-n", "2", "-d", "1", "-o", str(out))          # the default, prune auto
+    assert result.exit_code == 2 and "prune 0.0001" in result.output
+    result = invoke("-n", "2", "-d", "1", "--prune", "0.0001", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert len(out.read_text().splitlines()) == 2
+
+
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGKILL, -signal.SIGKILL)])
 def test_interrupted_batch_resumes_without_loss_or_duplicates(tmp_path: Path, sig, code) -> None:
     out = tmp_path / "r.jsonl"

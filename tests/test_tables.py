@@ -142,6 +142,20 @@ def test_a_board_outside_every_formation_is_not_covered():
     assert tables.probe(Board.from_cells(cells)) is None
 
 
+def test_a_board_outside_the_block_is_not_covered():
+    spec = TableSpec(9, 4, 1)
+    tables = TableSet({spec: compute(spec)}, min_probability=0.0)
+    covered = _cells(9, 4, {15: 2, 14: 4}, shape=1)
+    assert tables.probe(Board.from_cells(covered)) is not None
+    big_free = _cells(9, 4, {15: 2, 14: 16}, shape=1)         # as big as the anchor
+    equal_neighbours = _cells(9, 4, {15: 2}, shape=1)
+    equal_neighbours[1] = equal_neighbours[0]
+    low_block_tile = _cells(9, 4, {15: 2}, shape=1)
+    low_block_tile[0] = 8                                      # below the anchor's 16
+    for cells in (big_free, equal_neighbours, low_block_tile):
+        assert tables.probe(Board.from_cells(cells)) is None, cells
+
+
 def test_files_round_trip_and_bad_files_are_refused(tmp_path):
     spec = TableSpec(11, 4)
     table = compute(spec)
