@@ -335,7 +335,7 @@ int s2048_auto_depth(uint64_t board)
 
 /* The pruning threshold of a search to depth d. The automatic one halves with
  * every move of depth, so each deeper search also looks at rarer spawns: at
- * depths 4 and 5 it played 2.7 and 4.3 times faster than a fixed 1e-4, with
+ * depths 4 and 5 it played 2.6 and 4.2 times faster than a fixed 1e-4, with
  * mean scores unchanged within noise (README, "Pruning"). */
 static double prune_for(double prune, int depth)
 {
