@@ -114,3 +114,6 @@ def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
             click.echo(f"      {row['problem']}")
     ok = sum(r["status"] == "ok" for r in rows)
     click.echo(f"{ok} of {len(rows)} installed" + ("" if ok == len(rows) else "; run `solve2048 tables build`"))
+    optional = len(KNOWN_SPECS) - len(rows)
+    if optional:
+        click.echo(f"{optional} optional block tables not built (e.g. `solve2048 tables build --only block-7:256`)")

@@ -284,6 +284,8 @@ def test_optional_block_tables_are_built_on_request_and_then_used(tmp_path):
     block = [t for t in rows if t["shape"] == "block"]
     assert [(t["free_cells"], t["goal"], t["status"]) for t in block] == [(7, 32, "ok")]
     assert all(t["status"] == "missing" for t in rows if t["shape"] == "snake")
+    text = _run("tables", "info", "--dir", str(tmp_path), "--no-verify").output
+    assert "block goal   32: ok" in text and "8 optional block tables not built" in text
     tables = load(tmp_path, min_probability=0.0).tables
     assert tables.specs == [TableSpec(9, 5, 1)]
     # A 3x3 block down to the anchor 32; left merges 16 16 onto the cell below it.
