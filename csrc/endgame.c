@@ -321,10 +321,11 @@ static void probe_oriented(const s2048_tableset *ts, board_t b, int s, s2048_pro
 static void probe_blocks(const s2048_tableset *ts, board_t b, int s, s2048_probe *best)
 {
     for (int rows = 2; rows <= 3; rows++) {
-        int k = 3 * rows, order[16];
-        block_order(k, order);
-        int goal = board_cell(b, order[k - 1]);
+        /* The anchor, the block's bottom-right cell, names the only table
+         * that can cover the board; without it there is nothing to check. */
+        int k = 3 * rows, goal = board_cell(b, 4 * (rows - 1) + 2);
         if (goal < EG_MIN_GOAL || goal > EG_MAX_GOAL || !ts->table[EG_BLOCK][k][goal]) continue;
+        const int *order = ts->form[EG_BLOCK][k][goal].order;
         int ok = 1;
         /* Every frozen tile at least the anchor's, no two frozen neighbours equal. */
         for (int j = 0; j < k && ok; j++) {
