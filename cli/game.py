@@ -16,7 +16,7 @@ from solve2048.cli.params import SEED, open_tables, table_options
 from solve2048.moves import Move
 from solve2048.search import analyze
 from solve2048.session import SaveStore, Session
-from solve2048.tables import TableSet
+from solve2048.tables import TableMove, TableSet
 
 CELL_W, CELL_H = 8, 3
 BOARD_W, BOARD_H = 4 * CELL_W, 4 * CELL_H
@@ -136,10 +136,14 @@ class GameScreen:
         else:
             self.message = f"{move} does not move anything"
 
+    def table_move(self) -> TableMove | None:
+        """The endgame tables' move for the board, when one is sure enough."""
+        return self.tables.choose(self.session.board) if self.tables else None
+
     def hint(self) -> None:
         if self.session.over:
             return
-        table = self.tables.choose(self.session.board) if self.tables else None
+        table = self.table_move()
         if table is not None:
             self.message = (f"hint: {table.move} (endgame table: {table.probability:.0%} "
                             f"to build {1 << table.spec.goal})")
@@ -161,7 +165,7 @@ class GameScreen:
         self.message = f"new game, seed {self.session.seed}"
 
     def autoplay_step(self) -> None:
-        table = self.tables.choose(self.session.board) if self.tables else None
+        table = self.table_move()
         if table is not None and not self.session.show_win_banner:
             self.play(table.move)
             return

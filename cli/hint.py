@@ -11,6 +11,7 @@ from solve2048 import Board, analyze
 from solve2048.cli.exits import EXIT_NO_MOVE
 from solve2048.cli.params import BOARD, DEPTH, TIME_MS, open_tables, search_options, table_options
 from solve2048.cli.render import board_text, duration, number
+from solve2048.engine import Prune
 
 
 
@@ -23,7 +24,7 @@ from solve2048.cli.render import board_text, duration, number
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object to stdout.")
 @search_options
 @table_options
-def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: float, tt_mb: int,
+def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: Prune, tt_mb: int,
          no_tables: bool, tables_dir, table_min_prob: float) -> None:
     """Best move for BOARD ('-' reads it from stdin) and the expected value of each direction.
 

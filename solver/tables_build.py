@@ -51,8 +51,8 @@ def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None):
     jobs = max(1, jobs)
 
     def layer_part(sum_: int, part: int) -> int:
-        written = lib.s2048_table_build_layer(spec.shape, spec.frozen, spec.goal, pointer, sum_,
-                                                 part, jobs)
+        written = lib.s2048_table_build_layer(spec.shape, spec.frozen, spec.goal, pointer,
+                                              sum_, part, jobs)
         if written < 0:
             raise ValueError(f"the C builder refused table {spec}")
         return int(written)
