@@ -95,7 +95,7 @@ class Game:
         self.depth = depth
         self._depth = check_depth(depth)
         self._time_ms = check_limits(time_ms, prune)
-        self._prune = prune
+        self._prune = engine_prune(prune)   # as C takes it, converted once
         self._stop_at_win = stop_at_win
         self._evaluator = engine.evaluator(weights)
         self._searcher = searcher or engine.thread_searcher(tt_mb)
@@ -151,7 +151,7 @@ class Game:
             self._state, self._searcher._handle, self._evaluator._handle,
             self.tables.handle if self.tables else ffi.NULL,
             self.tables.min_probability if self.tables else 1.0,
-            self._depth, self._time_ms, engine_prune(self._prune), int(self._stop_at_win),
+            self._depth, self._time_ms, self._prune, int(self._stop_at_win),
             self._buffer, count,
         )
         self.seconds += time.perf_counter() - start
