@@ -31,7 +31,7 @@ def _megabytes(n: int) -> str:
 
 
 class SpecParam(click.ParamType):
-    """FREE:GOAL (snake) or block-FREE:GOAL, e.g. 9:256: one known table."""
+    """FREE:GOAL (snake), block-FREE:GOAL or chain-FREE:ANCHOR, e.g. 9:256: one known table."""
 
     name = "FREE:GOAL"
 
@@ -51,7 +51,7 @@ class SpecParam(click.ParamType):
               help="Threads per table  [default: all cores]")
 @click.option("--only", "only", type=SpecParam(), multiple=True,
               help="Build just this table (repeatable), e.g. --only 9:256; the optional "
-                   "corner-block tables too, e.g. --only block-7:256.")
+                   "tables too, e.g. --only block-7:256 or --only chain-10:1024.")
 def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...]) -> None:
     """Build the default tables (about 2.2 GB; peak memory is the largest table, 0.8 GB).
 
@@ -116,4 +116,4 @@ def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
     click.echo(f"{ok} of {len(rows)} installed" + ("" if ok == len(rows) else "; run `solve2048 tables build`"))
     optional = len(KNOWN_SPECS) - len(rows)
     if optional:
-        click.echo(f"{optional} optional block tables not built (e.g. `solve2048 tables build --only block-7:256`)")
+        click.echo(f"{optional} optional tables not built (e.g. `solve2048 tables build --only block-7:256`)")

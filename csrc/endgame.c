@@ -26,17 +26,19 @@ const int eg_path[16] = {0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12};
 
 /* One (shape, frozen, goal) triple, with everything the inner loops need. */
 typedef struct {
-    int shape;             /* EG_SNAKE or EG_BLOCK */
+    int shape;             /* EG_SNAKE, EG_BLOCK or EG_CHAIN */
     int frozen;            /* k */
-    int goal;              /* g */
+    int goal;              /* g; the anchor rank a of a chain */
     int free_count;        /* n = 16 - k */
     int order[16];         /* the frozen cells (anchor last), then the free ones */
     int targets[2];        /* cells where the goal tile counts, -1 = none */
     board_t frozen_bits;   /* nibble mask of the frozen cells */
     board_t placeholders;  /* the frozen cells as ranks 14/15 */
     int shift[16];         /* free cell j lives at bit shift[j] */
-    size_t power[16];      /* g ** j */
-    size_t entries;        /* g ** n */
+    int cap[16];           /* the highest rank free cell j may hold */
+    int sum_after[17];     /* the most free cells j.. can hold together */
+    size_t power[16];      /* the weight of digit j: the product of cap + 1 below j */
+    size_t entries;        /* the product of every cap + 1 */
 } formation;
 
 /* The block shape's cell order: the top-left block of 3 columns in reading
@@ -53,25 +55,39 @@ static int block_order(int frozen, int order[16])
     return 0;
 }
 
+/* The chain shape's cap on free cell `cell`, given the anchor rank. */
+static int chain_cap(int cell, int anchor)
+{
+    switch (cell) {
+    case 3: case 8: return anchor - 1;   /* beside the block's ends */
+    case 7: case 9: return anchor - 2;   /* one step further */
+    default:        return anchor - 3;
+    }
+}
+
 static int formation_init(formation *f, int shape, int frozen, int goal)
 {
     if (frozen < EG_MIN_FROZEN || frozen > EG_MAX_FROZEN || goal < EG_MIN_GOAL
         || goal > EG_MAX_GOAL || shape < 0 || shape >= EG_SHAPES)
+        return -1;
+    if (shape == EG_CHAIN && (frozen != EG_CHAIN_FROZEN || goal < EG_CHAIN_MIN_ANCHOR))
         return -1;
     memset(f, 0, sizeof *f);
     f->shape = shape;
     f->frozen = frozen;
     f->goal = goal;
     f->free_count = 16 - frozen;
+    f->targets[0] = f->targets[1] = -1;
     if (shape == EG_SNAKE) {
         memcpy(f->order, eg_path, sizeof f->order);
         f->targets[0] = eg_path[frozen];
-        f->targets[1] = -1;
     } else {
         if (block_order(frozen, f->order) != 0) return -1;
-        int anchor = f->order[frozen - 1];
-        f->targets[0] = anchor + 1;   /* right of it */
-        f->targets[1] = anchor + 4;   /* below it */
+        if (shape == EG_BLOCK) {
+            int anchor = f->order[frozen - 1];
+            f->targets[0] = anchor + 1;   /* right of it */
+            f->targets[1] = anchor + 4;   /* below it */
+        }
     }
     for (int i = 0; i < frozen; i++) {
         int cell = f->order[i];
@@ -81,11 +97,15 @@ static int formation_init(formation *f, int shape, int frozen, int goal)
     }
     size_t p = 1;
     for (int j = 0; j < f->free_count; j++) {
-        f->shift[j] = 4 * f->order[frozen + j];
+        int cell = f->order[frozen + j];
+        f->shift[j] = 4 * cell;
+        f->cap[j] = shape == EG_CHAIN ? chain_cap(cell, goal) : goal - 1;
         f->power[j] = p;
-        p *= (size_t)goal;
+        p *= (size_t)f->cap[j] + 1;
     }
     f->entries = p;
+    for (int j = f->free_count - 1; j >= 0; j--)
+        f->sum_after[j] = f->sum_after[j + 1] + (1 << f->cap[j]);
     return 0;
 }
 
@@ -99,36 +119,64 @@ int s2048_table_max_sum(int shape, int frozen, int goal)
 {
     formation f;
     if (formation_init(&f, shape, frozen, goal) != 0) return -1;
-    return f.free_count << (goal - 1);
+    return f.sum_after[0];
 }
 
 /* ---- building ---- */
 
-/* The index of board's free cells, or -1 when one holds rank g or more. */
+/* The index of board's free cells, or -1 when one is over its cap. */
 static int64_t free_index(const formation *f, board_t b)
 {
     size_t index = 0;
     for (int j = 0; j < f->free_count; j++) {
         int rank = (int)(b >> f->shift[j] & 0xf);
-        if (rank >= f->goal) return -1;
+        if (rank > f->cap[j]) return -1;
         index += (size_t)rank * f->power[j];
     }
     return (int64_t)index;
 }
 
+/* The rank at (row, col) of a board. */
+static inline int at(board_t b, int row, int col) { return board_cell(b, 4 * row + col); }
+
+/* 1 when the free cells of a chain formation with anchor rank a hold a ready
+ * chain (endgame.h). */
+static int chain_ready(board_t b, int a)
+{
+    int r1 = a - 1, r2 = a - 2, r3 = a - 3;
+    int along_row = at(b, 2, 0) == r1 && at(b, 2, 1) == r2
+        && ((at(b, 2, 2) == r3 && (at(b, 3, 2) == r3 || at(b, 2, 3) == r3))
+            || (at(b, 3, 1) == r3 && (at(b, 3, 0) == r3 || at(b, 3, 2) == r3)));
+    int down_column = at(b, 0, 3) == r1 && at(b, 1, 3) == r2 && at(b, 2, 3) == r3
+        && (at(b, 2, 2) == r3 || at(b, 3, 3) == r3);
+    return along_row || down_column;
+}
+
+/* 1 when `moved` has reached the formation's goal. */
+static int goal_reached(const formation *f, board_t moved)
+{
+    if (f->shape == EG_CHAIN) return chain_ready(moved, f->goal);
+    for (int t = 0; t < 2; t++)
+        if (f->targets[t] >= 0 && (int)(moved >> (4 * f->targets[t]) & 0xf) == f->goal) return 1;
+    return 0;
+}
+
 /* The probability of the goal after a move to `moved` (before its spawn). */
 static double after_move(const formation *f, const uint16_t *table, board_t moved)
 {
-    for (int t = 0; t < 2; t++)
-        if (f->targets[t] >= 0 && (int)(moved >> (4 * f->targets[t]) & 0xf) == f->goal) return 1.0;
+    /* A snake or block goal counts wherever the other tiles are; a chain is
+     * ready only within the caps. */
+    if (f->shape != EG_CHAIN && goal_reached(f, moved)) return 1.0;
     int64_t index = free_index(f, moved);
     if (index < 0) return 0.0;
+    if (f->shape == EG_CHAIN && goal_reached(f, moved)) return 1.0;
     double sum = 0.0;
     int empty = 0;
     for (int j = 0; j < f->free_count; j++) {
         if (moved >> f->shift[j] & 0xf) continue;
+        /* A spawn over the cell's cap breaks the formation: probability 0. */
         double p2 = eg_entry_prob(table[(size_t)index + f->power[j]]);
-        double p4 = eg_entry_prob(table[(size_t)index + 2 * f->power[j]]);
+        double p4 = f->cap[j] >= 2 ? eg_entry_prob(table[(size_t)index + 2 * f->power[j]]) : 0.0;
         sum += 0.9 * p2 + 0.1 * p4;
         empty++;
     }
@@ -174,12 +222,10 @@ static void walk(layer_walk *w, int j, int left, board_t b, size_t index)
         }
         return;
     }
-    int cells_after = f->free_count - j - 1;
-    int cap = cells_after << (f->goal - 1);  /* the most the later cells can hold */
-    for (int rank = 0; rank < f->goal; rank++) {
+    for (int rank = 0; rank <= f->cap[j]; rank++) {
         int value = rank ? 1 << rank : 0;
         if (value > left) break;
-        if (left - value > cap) continue;
+        if (left - value > f->sum_after[j + 1]) continue;
         walk(w, j + 1, left - value, b | (board_t)rank << f->shift[j],
              index + (size_t)rank * f->power[j]);
     }
@@ -341,6 +387,28 @@ static void probe_blocks(const s2048_tableset *ts, board_t b, int s, s2048_probe
     }
 }
 
+/* Tries the chain formation on one orientation of the board. */
+static void probe_chain(const s2048_tableset *ts, board_t b, int s, s2048_probe *best)
+{
+    int a = at(b, 1, 0);
+    if (at(b, 1, 1) < a) a = at(b, 1, 1);
+    if (at(b, 1, 2) < a) a = at(b, 1, 2);
+    if (a < EG_CHAIN_MIN_ANCHOR || a > EG_MAX_GOAL || !ts->table[EG_CHAIN][EG_CHAIN_FROZEN][a]) return;
+    /* The block moves as the table's placeholders do when it is full, no two
+     * neighbours in it are equal, and the cell above (0,3) is at least a (the
+     * others beside free cells are, by the choice of a). */
+    for (int row = 0; row < 2; row++)
+        for (int col = 0; col < 3; col++) {
+            int rank = at(b, row, col);
+            if (rank == 0 || (col < 2 && at(b, row, col + 1) == rank)) return;
+        }
+    for (int col = 0; col < 3; col++)
+        if (at(b, 0, col) == at(b, 1, col)) return;
+    if (at(b, 0, 2) < a || chain_ready(b, a)) return;
+    const formation *f = &ts->form[EG_CHAIN][EG_CHAIN_FROZEN][a];
+    if (free_index(f, b) >= 0) consider(ts, EG_CHAIN, EG_CHAIN_FROZEN, a, b, s, best);
+}
+
 int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *out)
 {
     out->dir = -1;
@@ -353,6 +421,7 @@ int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *ou
         board_t b = eg_symmetry(board, s);
         probe_oriented(ts, b, s, out);
         probe_blocks(ts, b, s, out);
+        probe_chain(ts, b, s, out);
     }
     /* The formation's conditions make the table's move legal on the board;
      * refuse it anyway should that ever fail. */

@@ -38,7 +38,28 @@
  */
 #define EG_SNAKE 0
 #define EG_BLOCK 1
-#define EG_SHAPES 2
+#define EG_CHAIN 2
+#define EG_SHAPES 3
+
+/* EG_CHAIN (k = 6 only) freezes the top-left 3x2 block. Its anchor rank a is
+ * the smallest tile of the block's lower row, and the table is named by a
+ * (its "goal" parameter). The free cells are capped below the anchor so that
+ * none can ever merge into the block, and the table plays for a ready chain:
+ * a-1 and a-2 in a line leading away from the block, then a-3 with a second
+ * a-3 beside it, which a few moves collapse into a tile of rank a next to the
+ * block. The ranks allowed per free cell:
+ *
+ *               F  F  F  a-1        two such chains count:
+ *               F  F  F  a-2          along row 2: a-1 a-2 a-3 at (2,0..2),
+ *             a-1 a-2 a-3 a-3           the second a-3 at (3,2) or (2,3),
+ *             a-3 a-3 a-3 a-3           or a-3 at (3,1) and at (3,0) or (3,2);
+ *                                     down column 3: a-1 a-2 a-3 at (0..2,3),
+ *                                       the second a-3 at (2,2) or (3,3).
+ * A move that lifts a free tile over its cap fails, as does a spawned 4 over
+ * a cap of 2 (only in tiny test tables). Its table is indexed in mixed radix:
+ * free cell j is a digit of base cap_j + 1. */
+#define EG_CHAIN_FROZEN 6
+#define EG_CHAIN_MIN_ANCHOR 4
 
 #define EG_MIN_FROZEN 6     /* 10 free cells */
 #define EG_MAX_FROZEN 13    /* 3 free cells */

@@ -13,6 +13,7 @@ the two agree entry for entry.
 from __future__ import annotations
 
 from functools import lru_cache
+from math import prod
 
 from solve2048 import reference
 
@@ -24,6 +25,9 @@ def entry_probability(entry: int) -> float:
     return (entry >> 2) / PROB_ONE
 
 
+CHAIN = 2
+
+
 def cell_order(shape: int, frozen: int) -> tuple[list[int], list[int], list[int]]:
     """The frozen cells (anchor last), the free cells and the target cells of a formation."""
     if shape == 0:
@@ -31,13 +35,58 @@ def cell_order(shape: int, frozen: int) -> tuple[list[int], list[int], list[int]
     rows = frozen // 3   # the block: 3 columns, `rows` rows, top left
     block = [c for c in range(16) if c % 4 < 3 and c // 4 < rows]
     anchor = block[-1]
-    return block, [c for c in range(16) if c not in block], [anchor + 1, anchor + 4]
+    targets = [] if shape == CHAIN else [anchor + 1, anchor + 4]
+    return block, [c for c in range(16) if c not in block], targets
+
+
+def chain_caps(anchor: int) -> dict[int, int]:
+    """The highest rank each free cell of the chain formation may hold."""
+    caps = {cell: anchor - 3 for cell in (10, 11, 12, 13, 14, 15)}
+    caps.update({3: anchor - 1, 8: anchor - 1, 7: anchor - 2, 9: anchor - 2})
+    return caps
+
+
+def chain_ready(cells: list[int], anchor: int) -> bool:
+    """Whether the free cells hold a ready chain below a block of anchor rank
+    (csrc/endgame.h): ranks a-1, a-2, a-3 leading away from the block, and a
+    second a-3 beside the last."""
+    def is_(row: int, col: int, rank: int) -> bool:
+        return cells[4 * row + col] == 1 << rank
+
+    a1, a2, a3 = anchor - 1, anchor - 2, anchor - 3
+    along_row = is_(2, 0, a1) and is_(2, 1, a2) and (
+        (is_(2, 2, a3) and (is_(3, 2, a3) or is_(2, 3, a3)))
+        or (is_(3, 1, a3) and (is_(3, 0, a3) or is_(3, 2, a3))))
+    down_column = (is_(0, 3, a1) and is_(1, 3, a2) and is_(2, 3, a3)
+                   and (is_(2, 2, a3) or is_(3, 3, a3)))
+    return along_row or down_column
+
+
+def free_caps(frozen: int, goal: int, shape: int = 0) -> dict[int, int]:
+    """The highest rank each free cell of a formation may hold."""
+    if shape == CHAIN:
+        return chain_caps(goal)
+    return {cell: goal - 1 for cell in cell_order(shape, frozen)[1]}
+
+
+def index_of(frozen: int, goal: int, shape: int, cells: list[int]) -> int:
+    """The table index of a board's free cells (tiles within their caps)."""
+    caps = free_caps(frozen, goal, shape)
+    index, weight = 0, 1
+    for cell in cell_order(shape, frozen)[1]:
+        index += (cells[cell].bit_length() - 1 if cells[cell] else 0) * weight
+        weight *= caps[cell] + 1
+    return index
 
 
 def solve(frozen: int, goal: int, shape: int = 0) -> list[int]:
-    """Every entry of table (frozen, goal, shape), indexed as the C table is (free cell j = digit j, base goal)."""
+    """Every entry of table (frozen, goal, shape), indexed as the C table is:
+    free cell j is digit j, in base goal (base cap + 1 for a chain)."""
     frozen_cells, free_cells, targets = cell_order(shape, frozen)
     goal_tile = 1 << goal
+    caps = free_caps(frozen, goal, shape)
+    radix = [caps[cell] + 1 for cell in free_cells]
+    # Distinct tiles falling to the anchor's: a snake, or the block's rows.
     snake = {cell: 1 << (goal + frozen - 1 - i) for i, cell in enumerate(frozen_cells)}
 
     def board(free: tuple[int, ...]) -> list[int]:
@@ -47,6 +96,9 @@ def solve(frozen: int, goal: int, shape: int = 0) -> list[int]:
         for cell, tile in zip(free_cells, free):
             cells[cell] = tile
         return cells
+
+    def within_caps(free: tuple[int, ...]) -> bool:
+        return all(tile <= 1 << caps[cell] for cell, tile in zip(free_cells, free))
 
     @lru_cache(maxsize=None)
     def entry(free: tuple[int, ...]) -> int:
@@ -63,27 +115,32 @@ def solve(frozen: int, goal: int, shape: int = 0) -> list[int]:
             return 0
         return int(best * PROB_ONE + 0.5) << 2 | best_dir
 
+    def spawned(free: tuple[int, ...], j: int, tile: int) -> float:
+        """The probability after `tile` spawns on free cell j; 0 over its cap."""
+        after = free[:j] + (tile,) + free[j + 1:]
+        return entry_probability(entry(after)) if within_caps(after) else 0.0
+
     def after_move(moved: list[int]) -> float:
         if any(moved[t] == goal_tile for t in targets):
             return 1.0
         free = tuple(moved[c] for c in free_cells)
-        if max(free) >= goal_tile:
+        if not within_caps(free):
             return 0.0
+        if shape == CHAIN and chain_ready(moved, goal):
+            return 1.0
         total, empty = 0.0, 0
         for j, tile in enumerate(free):
             if tile:
                 continue
-            p2 = entry_probability(entry(free[:j] + (2,) + free[j + 1:]))
-            p4 = entry_probability(entry(free[:j] + (4,) + free[j + 1:]))
-            total += 0.9 * p2 + 0.1 * p4
+            total += 0.9 * spawned(free, j, 2) + 0.1 * spawned(free, j, 4)
             empty += 1
         return total / empty
 
     entries = []
-    for index in range(goal ** len(free_cells)):
+    for index in range(prod(radix)):
         free, rest = [], index
-        for _ in free_cells:
-            rank, rest = rest % goal, rest // goal
+        for base in radix:
+            rank, rest = rest % base, rest // base
             free.append(1 << rank if rank else 0)
         entries.append(entry(tuple(free)))
     return entries

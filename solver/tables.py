@@ -1,9 +1,10 @@
 """Endgame tables: where they live, checking and loading them, looking boards up.
 
 A table knows, for one formation (``frozen`` big tiles along a snake path in a
-corner, or in a corner block of 3 columns; see csrc/endgame.h) and one goal rank, the best move and its exact
-probability of building the goal tile next to the smallest frozen tile without
-moving a frozen one. ``solve2048 tables build`` computes them once
+corner, in a corner block of 3 columns, or the 3x2 chain block; see
+csrc/endgame.h) and one goal rank, the best move and its exact probability of
+reaching the goal (the anchor's tile beside the smallest frozen tile, or for a
+chain block a ready chain below its anchor) without moving a frozen tile. ``solve2048 tables build`` computes them once
 (``solve2048.tables_build``); play, batch, hint and game then load them from
 the table directory and take a table's move whenever its probability is at
 least ``min_probability``.
@@ -43,14 +44,16 @@ class TableError(Exception):
     """A table file that is missing, torn or damaged; the message says which and why."""
 
 
-SHAPES = ("snake", "block")   # csrc/endgame.h: EG_SNAKE, EG_BLOCK
+SHAPES = ("snake", "block", "chain")   # csrc/endgame.h: EG_SNAKE, EG_BLOCK, EG_CHAIN
+CHAIN = 2
 
 
 @dataclass(frozen=True, order=True)
 class TableSpec:
     """One table: ``frozen`` cells hold the big tiles, the goal is rank ``goal``
     (tile 2**goal); ``shape`` 0 lays the frozen cells along the snake path,
-    1 as the corner block of 3 columns."""
+    1 as the corner block of 3 columns, 2 (CHAIN) as the 3x2 block whose
+    anchor rank is ``goal``."""
 
     frozen: int
     goal: int
@@ -71,17 +74,19 @@ class TableSpec:
     @property
     def filename(self) -> str:
         name = "frozen" if self.shape == 0 else SHAPES[self.shape]
-        return f"{name}{self.frozen:02d}-goal{1 << self.goal}{SUFFIX}"
+        goal = "anchor" if self.shape == CHAIN else "goal"
+        return f"{name}{self.frozen:02d}-{goal}{1 << self.goal}{SUFFIX}"
 
     @property
     def label(self) -> str:
-        """How --only names it: FREE:GOAL for a snake, block-FREE:GOAL for a block."""
+        """How --only names it: FREE:GOAL for a snake, block-FREE:GOAL or chain-FREE:ANCHOR."""
         prefix = "" if self.shape == 0 else f"{SHAPES[self.shape]}-"
         return f"{prefix}{self.free_cells}:{1 << self.goal}"
 
     def __str__(self) -> str:
         kind = "" if self.shape == 0 else f" ({SHAPES[self.shape]})"
-        return f"{self.free_cells} free cells{kind}, goal {1 << self.goal}"
+        goal = "anchor" if self.shape == CHAIN else "goal"
+        return f"{self.free_cells} free cells{kind}, {goal} {1 << self.goal}"
 
 
 # The default set: every goal from 32 up to what fits in about 2.2 GB (built in
@@ -103,10 +108,12 @@ DEFAULT_SPECS: tuple[TableSpec, ...] = (
 # the corner blocks of 3 columns, 3x3 (7 free cells) and 3x2 (10 free), the
 # formations of the perimeter-defence style. With our heuristic they changed
 # nothing measurable (README, "Block formations"), so they stay out of the
-# default set, for experiments with searches that play toward them.
+# default set, for experiments with searches that play toward them. Also the
+# chain block with anchor 1024 (2.1 billion entries, 4.2 GB, 9 minutes).
 OPTIONAL_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(9, g, 1) for g in range(5, 11)),
     *(TableSpec(6, g, 1) for g in range(5, 8)),
+    *(TableSpec(6, a, CHAIN) for a in range(5, 11)),
 )
 KNOWN_SPECS = DEFAULT_SPECS + OPTIONAL_SPECS
 

@@ -11,13 +11,14 @@ import pytest
 
 from solve2048 import Board, reference
 from solve2048.game import Game
-from solve2048.reference_tables import PATH, cell_order, solve
+from solve2048.reference_tables import PATH, cell_order, chain_ready, free_caps, index_of, solve
 from solve2048.tables import TableError, TableSet, TableSpec, load, open_table
 from solve2048.tables_build import build_all, compute, save
 
 # Tiny formations the oracle solves in about a second each: (frozen, goal, shape).
 TINY = [(13, 3, 0), (13, 4, 0), (13, 5, 0), (12, 3, 0), (12, 4, 0), (11, 4, 0), (10, 3, 0),
-        (9, 3, 1), (9, 4, 1)]
+        (9, 3, 1), (9, 4, 1), (6, 4, 2)]
+CHAIN = 2
 
 
 @pytest.mark.parametrize("frozen, goal, shape", TINY)
@@ -28,7 +29,7 @@ def test_builder_matches_the_oracle_entry_for_entry(frozen, goal, shape):
 
 def test_the_tiny_tables_hold_probabilities_strictly_between_0_and_1():
     # So that the comparison above checks the arithmetic, not only 0s and 1s.
-    for frozen, goal, shape in [(12, 4, 0), (11, 4, 0), (9, 4, 1)]:
+    for frozen, goal, shape in [(12, 4, 0), (11, 4, 0), (9, 4, 1), (6, 4, CHAIN)]:
         assert any(0 < entry >> 2 < 16383 for entry in solve(frozen, goal, shape))
 
 
@@ -48,10 +49,7 @@ def _cells(frozen: int, goal: int, free: dict[int, int], shape: int = 0) -> list
 
 
 def _index(frozen: int, goal: int, cells: list[int], shape: int = 0) -> int:
-    index = 0
-    for j, cell in enumerate(cell_order(shape, frozen)[1]):
-        index += (cells[cell].bit_length() - 1 if cells[cell] else 0) * goal ** j
-    return index
+    return index_of(frozen, goal, shape, cells)
 
 
 def test_known_answers_from_the_rules():
@@ -69,6 +67,25 @@ def test_known_answers_from_the_rules():
     table = compute(TableSpec(13, 3))
     entry = int(table[_index(13, 3, _cells(13, 3, {12: 4, 14: 4}))])
     assert entry >> 2 == 16383 and entry & 3 == 3
+
+
+def test_a_chain_table_plays_for_a_ready_chain():
+    # Anchor 16 (the block's lower row is 64 32 16): the goal is 8 4 2 and a
+    # second 2 beside the last, along row 2 or down column 3.
+    a = 4
+    table = compute(TableSpec(6, a, CHAIN))
+    # Row 2 holds 8 4 2; up lifts the 2 of (3,3) onto (2,3) beside it.
+    along_row = _cells(6, a, {8: 8, 9: 4, 10: 2, 15: 2, 3: 2, 7: 4}, shape=CHAIN)
+    # Column 3 holds 8 4 . 2 and (2,2) a 2: up closes the gap, 2 beside 2.
+    down_column = _cells(6, a, {3: 8, 7: 4, 15: 2, 10: 2}, shape=CHAIN)
+    for cells in (along_row, down_column):
+        entry = int(table[_index(6, a, cells, CHAIN)])
+        assert entry >> 2 == 16383 and entry & 3 == 0, cells
+    # Two 2s in the corner under the block: left would merge them into a 4
+    # where only a 2 may stand, which breaks the formation; up keeps it.
+    corner = _cells(6, a, {12: 2, 13: 2}, shape=CHAIN)
+    entry = int(table[_index(6, a, corner, CHAIN)])
+    assert entry & 3 == 0 and entry >> 2 > 0
 
 
 def _symmetry(cells: list[int], s: int) -> list[int]:
@@ -99,20 +116,21 @@ def _table_answer(table, frozen: int, goal: int, shape: int, cells: list[int]) -
     return reference.move(cells, reference.DIRECTIONS[entry & 3])[0]
 
 
-@pytest.mark.parametrize("frozen, goal, shape", [(11, 4, 0), (9, 4, 1), (6, 3, 1)])
+@pytest.mark.parametrize("frozen, goal, shape", [(11, 4, 0), (9, 4, 1), (6, 3, 1), (6, 5, CHAIN)])
 def test_probe_agrees_with_the_table_under_all_eight_symmetries(frozen, goal, shape):
     spec = TableSpec(frozen, goal, shape)
     table = compute(spec)
     tables = TableSet({spec: table}, min_probability=0.0)
     rng = np.random.default_rng(7)
-    small = [0, 0] + [1 << r for r in range(1, goal)]
+    caps = free_caps(frozen, goal, shape)
     checked = 0
     for _ in range(200):
-        free = {cell: int(rng.choice(small)) for cell in cell_order(shape, frozen)[1]}
+        free = {cell: int(rng.choice([0, 0] + [1 << r for r in range(1, cap + 1)]))
+                for cell, cap in caps.items()}
         cells = _cells(frozen, goal, free, shape)
         entry = int(table[_index(frozen, goal, cells, shape)])
-        if entry >> 2 == 0:
-            continue
+        if entry >> 2 == 0 or (shape == CHAIN and chain_ready(cells, goal)):
+            continue   # no move worth playing, or a chain already made
         answers = [_table_answer(table, frozen, goal, shape, cells)]
         if (frozen, shape) == (9, 1):
             # The 3x3 block is its own transpose: the board matches it twice,
@@ -153,6 +171,21 @@ def test_a_board_outside_the_block_is_not_covered():
     low_block_tile = _cells(9, 4, {15: 2}, shape=1)
     low_block_tile[0] = 8                                      # below the anchor's 16
     for cells in (big_free, equal_neighbours, low_block_tile):
+        assert tables.probe(Board.from_cells(cells)) is None, cells
+
+
+def test_a_board_outside_the_chain_formation_is_not_covered():
+    spec = TableSpec(6, 5, CHAIN)   # block 1024 512 256 / 128 64 32: anchor 32
+    tables = TableSet({spec: compute(spec)}, min_probability=0.0)
+    covered = _cells(6, 5, {15: 2, 14: 4, 3: 16}, shape=CHAIN)
+    assert tables.probe(Board.from_cells(covered)) is not None
+    over_cap = _cells(6, 5, {15: 2, 7: 16}, shape=CHAIN)       # (1,3) may hold 8 at most
+    equal_neighbours = list(covered)
+    equal_neighbours[1] = equal_neighbours[0]
+    hole = list(covered)
+    hole[0] = 0
+    ready = _cells(6, 5, {8: 16, 9: 8, 10: 4, 11: 4}, shape=CHAIN)
+    for cells in (over_cap, equal_neighbours, hole, ready):
         assert tables.probe(Board.from_cells(cells)) is None, cells
 
 
@@ -285,7 +318,7 @@ def test_optional_block_tables_are_built_on_request_and_then_used(tmp_path):
     assert [(t["free_cells"], t["goal"], t["status"]) for t in block] == [(7, 32, "ok")]
     assert all(t["status"] == "missing" for t in rows if t["shape"] == "snake")
     text = _run("tables", "info", "--dir", str(tmp_path), "--no-verify").output
-    assert "block goal   32: ok" in text and "8 optional block tables not built" in text
+    assert "block goal   32: ok" in text and "14 optional tables not built" in text
     tables = load(tmp_path, min_probability=0.0).tables
     assert tables.specs == [TableSpec(9, 5, 1)]
     # A 3x3 block down to the anchor 32; left merges 16 16 onto the cell below it.
