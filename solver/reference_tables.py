@@ -12,6 +12,7 @@ the two agree entry for entry.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from math import prod
 
@@ -25,17 +26,17 @@ def entry_probability(entry: int) -> float:
     return (entry >> 2) / PROB_ONE
 
 
-CHAIN = 2
+CHAIN, ENTRY = 2, 3
 
 
 def cell_order(shape: int, frozen: int) -> tuple[list[int], list[int], list[int]]:
     """The frozen cells (anchor last), the free cells and the target cells of a formation."""
     if shape == 0:
         return list(PATH[:frozen]), list(PATH[frozen:]), [PATH[frozen]]
-    rows = frozen // 3   # the block: 3 columns, `rows` rows, top left
-    block = [c for c in range(16) if c % 4 < 3 and c // 4 < rows]
+    rows = (frozen + 1) // 3   # the block: 3 columns, `rows` rows, top left
+    block = [c for c in range(16) if c % 4 < 3 and c // 4 < rows and not (shape == ENTRY and c == 6)]
     anchor = block[-1]
-    targets = [] if shape == CHAIN else [anchor + 1, anchor + 4]
+    targets = [] if shape in (CHAIN, ENTRY) else [anchor + 1, anchor + 4]
     return block, [c for c in range(16) if c not in block], targets
 
 
@@ -62,10 +63,19 @@ def chain_ready(cells: list[int], anchor: int) -> bool:
     return along_row or down_column
 
 
+def chain_formed(cells: list[int]) -> bool:
+    """Whether an entry formation has become a chain formation: (1,2) holds an
+    anchor of rank 4 or more and every other free cell is within its caps."""
+    anchor = cells[6].bit_length() - 1
+    return anchor >= 4 and all(cells[cell] <= 1 << cap for cell, cap in chain_caps(anchor).items())
+
+
 def free_caps(frozen: int, goal: int, shape: int = 0) -> dict[int, int]:
     """The highest rank each free cell of a formation may hold."""
     if shape == CHAIN:
         return chain_caps(goal)
+    if shape == ENTRY:
+        return {cell: goal - 2 if cell >= 12 else goal - 1 for cell in cell_order(shape, frozen)[1]}
     return {cell: goal - 1 for cell in cell_order(shape, frozen)[1]}
 
 
@@ -81,11 +91,36 @@ def index_of(frozen: int, goal: int, shape: int, cells: list[int]) -> int:
 
 def solve(frozen: int, goal: int, shape: int = 0) -> list[int]:
     """Every entry of table (frozen, goal, shape), indexed as the C table is:
-    free cell j is digit j, in base goal (base cap + 1 for a chain)."""
+    free cell j is digit j, in base goal (base cap + 1 for the block shapes)."""
+    caps = free_caps(frozen, goal, shape)
+    radix = [caps[cell] + 1 for cell in cell_order(shape, frozen)[1]]
+    entry = _solver(frozen, goal, shape)
+    entries = []
+    for index in range(prod(radix)):
+        free, rest = [], index
+        for base in radix:
+            rank, rest = rest % base, rest // base
+            free.append(1 << rank if rank else 0)
+        entries.append(entry(tuple(free)))
+    return entries
+
+
+def backup(frozen: int, goal: int, shape: int, cells: list[int],
+           known: Callable[[list[int]], int]) -> int:
+    """The entry of one board (in the formation, free tiles within their caps)
+    computed from the rules in one step, reading the entries of the boards
+    after each spawn from ``known``: for tables too big to solve whole in
+    Python, where every entry must agree with its successors in the C table."""
+    return _solver(frozen, goal, shape, known)(tuple(cells[c] for c in cell_order(shape, frozen)[1]))
+
+
+def _solver(frozen: int, goal: int, shape: int, known: Callable[[list[int]], int] | None = None):
+    """The entry of an arrangement of free tiles (a tuple, in free-cell order),
+    memoised; the entries after a spawn are solved the same way, or read from
+    ``known`` (given the whole board)."""
     frozen_cells, free_cells, targets = cell_order(shape, frozen)
     goal_tile = 1 << goal
     caps = free_caps(frozen, goal, shape)
-    radix = [caps[cell] + 1 for cell in free_cells]
     # Distinct tiles falling to the anchor's: a snake, or the block's rows.
     snake = {cell: 1 << (goal + frozen - 1 - i) for i, cell in enumerate(frozen_cells)}
 
@@ -118,7 +153,9 @@ def solve(frozen: int, goal: int, shape: int = 0) -> list[int]:
     def spawned(free: tuple[int, ...], j: int, tile: int) -> float:
         """The probability after `tile` spawns on free cell j; 0 over its cap."""
         after = free[:j] + (tile,) + free[j + 1:]
-        return entry_probability(entry(after)) if within_caps(after) else 0.0
+        if not within_caps(after):
+            return 0.0
+        return entry_probability(known(board(after)) if known else entry(after))
 
     def after_move(moved: list[int]) -> float:
         if any(moved[t] == goal_tile for t in targets):
@@ -126,7 +163,7 @@ def solve(frozen: int, goal: int, shape: int = 0) -> list[int]:
         free = tuple(moved[c] for c in free_cells)
         if not within_caps(free):
             return 0.0
-        if shape == CHAIN and chain_ready(moved, goal):
+        if shape == CHAIN and chain_ready(moved, goal) or shape == ENTRY and chain_formed(moved):
             return 1.0
         total, empty = 0.0, 0
         for j, tile in enumerate(free):
@@ -136,11 +173,4 @@ def solve(frozen: int, goal: int, shape: int = 0) -> list[int]:
             empty += 1
         return total / empty
 
-    entries = []
-    for index in range(prod(radix)):
-        free, rest = [], index
-        for base in radix:
-            rank, rest = rest % base, rest // base
-            free.append(1 << rank if rank else 0)
-        entries.append(entry(tuple(free)))
-    return entries
+    return entry
