@@ -26,7 +26,7 @@ const int eg_path[16] = {0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12};
 
 /* One (shape, frozen, goal) triple, with everything the inner loops need. */
 typedef struct {
-    int shape;             /* EG_SNAKE, EG_BLOCK, EG_CHAIN or EG_ENTRY */
+    int shape;             /* EG_SNAKE, EG_BLOCK or EG_CHAIN */
     int frozen;            /* k */
     int goal;              /* g; the anchor rank a of a chain */
     int free_count;        /* n = 16 - k */
@@ -41,19 +41,17 @@ typedef struct {
     size_t entries;        /* the product of every cap + 1 */
 } formation;
 
-/* The cell order of the block shapes: the frozen cells of the top-left block
- * of 3 columns in reading order (k = 5 leaves out the inner corner (1,2)),
- * then the free cells in increasing order. Returns 0, or -1 when k is no block. */
+/* The block shape's cell order: the top-left block of 3 columns in reading
+ * order, then the free cells in increasing order. Returns 0, or -1 when k
+ * is no block. */
 static int block_order(int frozen, int order[16])
 {
-    if (frozen != 5 && frozen != 6 && frozen != 9) return -1;
-    int rows = (frozen + 1) / 3, n = 0, in_block[16];
+    if (frozen != 6 && frozen != 9) return -1;
+    int n = 0;
     for (int cell = 0; cell < 16; cell++)
-        in_block[cell] = (cell & 3) < 3 && (cell >> 2) < rows && !(frozen == 5 && cell == 6);
+        if ((cell & 3) < 3 && (cell >> 2) < frozen / 3) order[n++] = cell;
     for (int cell = 0; cell < 16; cell++)
-        if (in_block[cell]) order[n++] = cell;
-    for (int cell = 0; cell < 16; cell++)
-        if (!in_block[cell]) order[n++] = cell;
+        if (!((cell & 3) < 3 && (cell >> 2) < frozen / 3)) order[n++] = cell;
     return 0;
 }
 
@@ -67,9 +65,6 @@ static int chain_cap(int cell, int anchor)
     }
 }
 
-/* The entry shape's cap on free cell `cell`, given its rank m. */
-static int entry_cap(int cell, int m) { return cell >= 12 ? m - 2 : m - 1; }
-
 /* 1 when (shape, frozen, goal) names a formation with a table. */
 static int formation_valid(int shape, int frozen, int goal)
 {
@@ -78,7 +73,6 @@ static int formation_valid(int shape, int frozen, int goal)
     case EG_SNAKE: return frozen >= EG_MIN_FROZEN && frozen <= EG_MAX_FROZEN;
     case EG_BLOCK: return frozen == 6 || frozen == 9;
     case EG_CHAIN: return frozen == EG_CHAIN_FROZEN && goal >= EG_CHAIN_MIN_ANCHOR;
-    case EG_ENTRY: return frozen == EG_ENTRY_FROZEN;
     default:       return 0;
     }
 }
@@ -113,8 +107,7 @@ static int formation_init(formation *f, int shape, int frozen, int goal)
     for (int j = 0; j < f->free_count; j++) {
         int cell = f->order[frozen + j];
         f->shift[j] = 4 * cell;
-        f->cap[j] = shape == EG_CHAIN ? chain_cap(cell, goal)
-                  : shape == EG_ENTRY ? entry_cap(cell, goal) : goal - 1;
+        f->cap[j] = shape == EG_CHAIN ? chain_cap(cell, goal) : goal - 1;
         f->power[j] = p;
         p *= (size_t)f->cap[j] + 1;
     }
@@ -167,23 +160,10 @@ static int chain_ready(board_t b, int a)
     return along_row || down_column;
 }
 
-/* 1 when b, within an entry formation's caps, has become a chain formation:
- * (1,2) holds an anchor rank and the other free cells are within its caps. */
-static int chain_formed(board_t b)
-{
-    int anchor = at(b, 1, 2);
-    if (anchor < EG_CHAIN_MIN_ANCHOR) return 0;
-    for (int cell = 3; cell < 16; cell++)
-        if (cell != 4 && cell != 5 && cell != 6 && board_cell(b, cell) > chain_cap(cell, anchor))
-            return 0;
-    return 1;
-}
-
 /* 1 when `moved` has reached the formation's goal. */
 static int goal_reached(const formation *f, board_t moved)
 {
     if (f->shape == EG_CHAIN) return chain_ready(moved, f->goal);
-    if (f->shape == EG_ENTRY) return chain_formed(moved);
     for (int t = 0; t < 2; t++)
         if (f->targets[t] >= 0 && (int)(moved >> (4 * f->targets[t]) & 0xf) == f->goal) return 1;
     return 0;
@@ -193,12 +173,11 @@ static int goal_reached(const formation *f, board_t moved)
 static double after_move(const formation *f, const uint16_t *table, board_t moved)
 {
     /* A snake or block goal counts wherever the other tiles are; a chain is
-     * ready, or formed, only within the caps. */
-    int capped_goal = f->shape == EG_CHAIN || f->shape == EG_ENTRY;
-    if (!capped_goal && goal_reached(f, moved)) return 1.0;
+     * ready only within the caps. */
+    if (f->shape != EG_CHAIN && goal_reached(f, moved)) return 1.0;
     int64_t index = free_index(f, moved);
     if (index < 0) return 0.0;
-    if (capped_goal && goal_reached(f, moved)) return 1.0;
+    if (f->shape == EG_CHAIN && goal_reached(f, moved)) return 1.0;
     double sum = 0.0;
     int empty = 0;
     for (int j = 0; j < f->free_count; j++) {
@@ -438,25 +417,6 @@ static void probe_chain(const s2048_tableset *ts, board_t b, int s, s2048_probe 
     if (free_index(f, b) >= 0) consider(ts, EG_CHAIN, EG_CHAIN_FROZEN, a, b, s, best);
 }
 
-/* Tries the entry formation on one orientation of the board. */
-static void probe_entry(const s2048_tableset *ts, board_t b, int s, s2048_probe *best)
-{
-    /* The frozen tiles beside free cells bound m. */
-    int m = at(b, 0, 2);
-    if (at(b, 1, 0) < m) m = at(b, 1, 0);
-    if (at(b, 1, 1) < m) m = at(b, 1, 1);
-    if (m > EG_MAX_GOAL) m = EG_MAX_GOAL;
-    while (m >= EG_ENTRY_MIN && !ts->table[EG_ENTRY][EG_ENTRY_FROZEN][m]) m--;
-    if (m < EG_ENTRY_MIN) return;
-    /* Full, and no two frozen neighbours equal. */
-    if (!at(b, 0, 0) || !at(b, 0, 1) || at(b, 0, 0) == at(b, 0, 1) || at(b, 0, 1) == at(b, 0, 2)
-        || at(b, 1, 0) == at(b, 1, 1) || at(b, 0, 0) == at(b, 1, 0) || at(b, 0, 1) == at(b, 1, 1))
-        return;
-    if (chain_formed(b)) return;   /* the chain tables' turn */
-    const formation *f = &ts->form[EG_ENTRY][EG_ENTRY_FROZEN][m];
-    if (free_index(f, b) >= 0) consider(ts, EG_ENTRY, EG_ENTRY_FROZEN, m, b, s, best);
-}
-
 int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *out)
 {
     out->dir = -1;
@@ -470,7 +430,6 @@ int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *ou
         probe_oriented(ts, b, s, out);
         probe_blocks(ts, b, s, out);
         probe_chain(ts, b, s, out);
-        probe_entry(ts, b, s, out);
     }
     /* The formation's conditions make the table's move legal on the board;
      * refuse it anyway should that ever fail. */

@@ -39,8 +39,7 @@
 #define EG_SNAKE 0
 #define EG_BLOCK 1
 #define EG_CHAIN 2
-#define EG_ENTRY 3
-#define EG_SHAPES 4
+#define EG_SHAPES 3
 
 /* EG_CHAIN (k = 6 only) freezes the top-left 3x2 block. Its anchor rank a is
  * the smallest tile of the block's lower row, and the table is named by a
@@ -61,21 +60,6 @@
  * free cell j is a digit of base cap_j + 1. */
 #define EG_CHAIN_FROZEN 6
 #define EG_CHAIN_MIN_ANCHOR 4
-
-/* EG_ENTRY (k = 5 only) leads into a chain formation: the 3x2 block without
- * its inner corner (1,2). Its table is named by m, a rank no higher than any
- * frozen tile beside a free cell ((0,2), (1,0) and (1,1)); free cells hold at
- * most m-1, the bottom row at most m-2. The goal is a chain formation: (1,2)
- * holds a rank b of at least EG_CHAIN_MIN_ANCHOR, and every other free cell
- * is within the chain caps of anchor b. A board whose frozen tiles allow a
- * higher m is looked up in the table of the highest m built below it.
- *
- *               F  F  F  m-1
- *               F  F  m-1 m-1
- *             m-1 m-1 m-1 m-1
- *             m-2 m-2 m-2 m-2                                               */
-#define EG_ENTRY_FROZEN 5
-#define EG_ENTRY_MIN 5
 
 #define EG_MIN_FROZEN 6     /* 10 free cells */
 #define EG_MAX_FROZEN 13    /* 3 free cells */

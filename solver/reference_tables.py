@@ -26,17 +26,17 @@ def entry_probability(entry: int) -> float:
     return (entry >> 2) / PROB_ONE
 
 
-CHAIN, ENTRY = 2, 3
+CHAIN = 2
 
 
 def cell_order(shape: int, frozen: int) -> tuple[list[int], list[int], list[int]]:
     """The frozen cells (anchor last), the free cells and the target cells of a formation."""
     if shape == 0:
         return list(PATH[:frozen]), list(PATH[frozen:]), [PATH[frozen]]
-    rows = (frozen + 1) // 3   # the block: 3 columns, `rows` rows, top left
-    block = [c for c in range(16) if c % 4 < 3 and c // 4 < rows and not (shape == ENTRY and c == 6)]
+    rows = frozen // 3   # the block: 3 columns, `rows` rows, top left
+    block = [c for c in range(16) if c % 4 < 3 and c // 4 < rows]
     anchor = block[-1]
-    targets = [] if shape in (CHAIN, ENTRY) else [anchor + 1, anchor + 4]
+    targets = [] if shape == CHAIN else [anchor + 1, anchor + 4]
     return block, [c for c in range(16) if c not in block], targets
 
 
@@ -63,19 +63,10 @@ def chain_ready(cells: list[int], anchor: int) -> bool:
     return along_row or down_column
 
 
-def chain_formed(cells: list[int]) -> bool:
-    """Whether an entry formation has become a chain formation: (1,2) holds an
-    anchor of rank 4 or more and every other free cell is within its caps."""
-    anchor = cells[6].bit_length() - 1
-    return anchor >= 4 and all(cells[cell] <= 1 << cap for cell, cap in chain_caps(anchor).items())
-
-
 def free_caps(frozen: int, goal: int, shape: int = 0) -> dict[int, int]:
     """The highest rank each free cell of a formation may hold."""
     if shape == CHAIN:
         return chain_caps(goal)
-    if shape == ENTRY:
-        return {cell: goal - 2 if cell >= 12 else goal - 1 for cell in cell_order(shape, frozen)[1]}
     return {cell: goal - 1 for cell in cell_order(shape, frozen)[1]}
 
 
@@ -163,7 +154,7 @@ def _solver(frozen: int, goal: int, shape: int, known: Callable[[list[int]], int
         free = tuple(moved[c] for c in free_cells)
         if not within_caps(free):
             return 0.0
-        if shape == CHAIN and chain_ready(moved, goal) or shape == ENTRY and chain_formed(moved):
+        if shape == CHAIN and chain_ready(moved, goal):
             return 1.0
         total, empty = 0.0, 0
         for j, tile in enumerate(free):

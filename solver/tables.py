@@ -44,8 +44,8 @@ class TableError(Exception):
     """A table file that is missing, torn or damaged; the message says which and why."""
 
 
-SHAPES = ("snake", "block", "chain", "entry")   # csrc/endgame.h: EG_SNAKE ... EG_ENTRY
-CHAIN, ENTRY = 2, 3
+SHAPES = ("snake", "block", "chain")   # csrc/endgame.h: EG_SNAKE, EG_BLOCK, EG_CHAIN
+CHAIN = 2
 
 
 @dataclass(frozen=True, order=True)
@@ -74,7 +74,7 @@ class TableSpec:
     @property
     def filename(self) -> str:
         name = "frozen" if self.shape == 0 else SHAPES[self.shape]
-        goal = "anchor" if self.shape in (CHAIN, ENTRY) else "goal"
+        goal = "anchor" if self.shape == CHAIN else "goal"
         return f"{name}{self.frozen:02d}-{goal}{1 << self.goal}{SUFFIX}"
 
     @property
@@ -85,7 +85,7 @@ class TableSpec:
 
     def __str__(self) -> str:
         kind = "" if self.shape == 0 else f" ({SHAPES[self.shape]})"
-        goal = "anchor" if self.shape in (CHAIN, ENTRY) else "goal"
+        goal = "anchor" if self.shape == CHAIN else "goal"
         return f"{self.free_cells} free cells{kind}, {goal} {1 << self.goal}"
 
 
@@ -113,8 +113,7 @@ DEFAULT_SPECS: tuple[TableSpec, ...] = (
 OPTIONAL_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(9, g, 1) for g in range(5, 11)),
     *(TableSpec(6, g, 1) for g in range(5, 8)),
-    *(TableSpec(6, a, CHAIN) for a in range(4, 11)),
-    *(TableSpec(5, m, ENTRY) for m in range(5, 8)),
+    *(TableSpec(6, a, CHAIN) for a in range(5, 11)),
 )
 KNOWN_SPECS = DEFAULT_SPECS + OPTIONAL_SPECS
 

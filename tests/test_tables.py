@@ -12,21 +12,19 @@ import pytest
 
 from solve2048 import Board, reference
 from solve2048.game import Game
-from solve2048.reference_tables import (PATH, backup, cell_order, chain_formed, chain_ready, free_caps,
-                                        index_of, solve)
+from solve2048.reference_tables import PATH, backup, cell_order, chain_ready, free_caps, index_of, solve
 from solve2048.tables import TableError, TableSet, TableSpec, load, open_table
 from solve2048.tables_build import build_all, compute, save
 
 # Tiny formations the oracle solves in about a second each: (frozen, goal, shape).
 TINY = [(13, 3, 0), (13, 4, 0), (13, 5, 0), (12, 3, 0), (12, 4, 0), (11, 4, 0), (10, 3, 0),
         (9, 3, 1), (9, 4, 1), (6, 4, 2)]
-CHAIN, ENTRY = 2, 3
+CHAIN = 2
 
 
 @lru_cache(maxsize=None)
 def _built(spec: TableSpec):
-    """A table built once for every test that reads it (the 20-million-entry
-    entry table takes seconds); read-only."""
+    """A table built once for every test that reads it; read-only."""
     table = compute(spec, jobs=2)
     table.flags.writeable = False
     return table
@@ -99,37 +97,28 @@ def test_a_chain_table_plays_for_a_ready_chain():
     assert entry & 3 == 0 and entry >> 2 > 0
 
 
-@pytest.mark.parametrize("frozen, goal, shape", [(5, 5, ENTRY), (6, 6, CHAIN)])
-def test_big_tables_agree_with_the_rules_one_step_at_a_time(frozen, goal, shape):
-    # Too big for the oracle to solve whole (20 million entries): every entry
-    # must be what one step of the rules makes of the C table's own entries
-    # after each spawn, on random boards within the caps.
-    table = _built(TableSpec(frozen, goal, shape))
+@pytest.mark.parametrize("anchor", [6, 7])
+def test_big_chain_tables_agree_with_the_rules_one_step_at_a_time(anchor):
+    # Too big for the oracle to solve whole (3.7 and 27.6 million entries):
+    # every entry must be what one step of the rules makes of the C table's
+    # own entries after each spawn, on random boards within the caps.
+    spec = TableSpec(6, anchor, CHAIN)
+    table = _built(spec)
 
     def known(cells: list[int]) -> int:
-        return int(table[_index(frozen, goal, cells, shape)])
+        return int(table[_index(6, anchor, cells, CHAIN)])
 
     rng = np.random.default_rng(1)
     strictly_between = 0
     for _ in range(300):
         fill = rng.uniform(0.2, 0.9)
         free = {cell: 1 << int(rng.integers(1, cap + 1)) if rng.random() < fill else 0
-                for cell, cap in free_caps(frozen, goal, shape).items()}
-        cells = _cells(frozen, goal, free, shape)
-        entry = backup(frozen, goal, shape, cells, known)
+                for cell, cap in free_caps(6, anchor, CHAIN).items()}
+        cells = _cells(6, anchor, free, CHAIN)
+        entry = backup(6, anchor, CHAIN, cells, known)
         assert entry == known(cells), cells
         strictly_between += 0 < entry >> 2 < 16383
     assert strictly_between > 50
-
-
-def test_an_entry_table_plays_into_a_chain_formation():
-    # m = 5: the block's tiles beside free cells are 32 or more. Left merges
-    # the two 8s into a 16 on (1,2), the chain formation with anchor 16.
-    table = _built(TableSpec(5, 5, ENTRY))
-    cells = _cells(5, 5, {6: 8, 7: 8}, shape=ENTRY)
-    entry = int(table[_index(5, 5, cells, ENTRY)])
-    assert entry >> 2 == 16383 and entry & 3 == 2
-    assert chain_formed(reference.move(cells, "left")[0])
 
 
 def _symmetry(cells: list[int], s: int) -> list[int]:
@@ -160,25 +149,21 @@ def _table_answer(table, frozen: int, goal: int, shape: int, cells: list[int]) -
     return reference.move(cells, reference.DIRECTIONS[entry & 3])[0]
 
 
-@pytest.mark.parametrize("frozen, goal, shape",
-                         [(11, 4, 0), (9, 4, 1), (6, 3, 1), (6, 5, CHAIN), (5, 5, ENTRY)])
+@pytest.mark.parametrize("frozen, goal, shape", [(11, 4, 0), (9, 4, 1), (6, 3, 1), (6, 5, CHAIN)])
 def test_probe_agrees_with_the_table_under_all_eight_symmetries(frozen, goal, shape):
     spec = TableSpec(frozen, goal, shape)
-    table = _built(spec)
+    table = compute(spec)
     tables = TableSet({spec: table}, min_probability=0.0)
     rng = np.random.default_rng(7)
     caps = free_caps(frozen, goal, shape)
     checked = 0
-    for _ in range(1000):
-        if checked == 60:
-            break
+    for _ in range(200):
         free = {cell: int(rng.choice([0, 0] + [1 << r for r in range(1, cap + 1)]))
                 for cell, cap in caps.items()}
         cells = _cells(frozen, goal, free, shape)
         entry = int(table[_index(frozen, goal, cells, shape)])
-        if entry >> 2 == 0 or (shape == CHAIN and chain_ready(cells, goal)) \
-                or (shape == ENTRY and chain_formed(cells)):
-            continue   # no move worth playing, or the goal already reached
+        if entry >> 2 == 0 or (shape == CHAIN and chain_ready(cells, goal)):
+            continue   # no move worth playing, or a chain already made
         answers = [_table_answer(table, frozen, goal, shape, cells)]
         if (frozen, shape) == (9, 1):
             # The 3x3 block is its own transpose: the board matches it twice,
@@ -193,7 +178,7 @@ def test_probe_agrees_with_the_table_under_all_eight_symmetries(frozen, goal, sh
             moved, _ = reference.move(image, found.move.name.lower())
             assert moved in [_symmetry(after, s) for after in answers]
         checked += 1
-    assert checked == 60
+    assert checked > 50
 
 
 def test_a_board_outside_every_formation_is_not_covered():
@@ -234,25 +219,6 @@ def test_a_board_outside_the_chain_formation_is_not_covered():
     hole[0] = 0
     ready = _cells(6, 5, {8: 16, 9: 8, 10: 4, 11: 4}, shape=CHAIN)
     for cells in (over_cap, equal_neighbours, hole, ready):
-        assert tables.probe(Board.from_cells(cells)) is None, cells
-
-
-def test_an_entry_board_is_covered_by_the_highest_table_below_its_block():
-    spec = TableSpec(5, 5, ENTRY)   # block 512 256 128 / 64 32: m = 5
-    tables = TableSet({spec: _built(spec)}, min_probability=0.0)
-    covered = _cells(5, 5, {6: 4, 15: 2, 3: 8}, shape=ENTRY)
-    found = tables.probe(Board.from_cells(covered))
-    assert found is not None and found.spec == spec
-    # Bigger tiles beside the free cells: the same free cells move alike.
-    bigger = list(covered)
-    bigger[2], bigger[4], bigger[5] = 4096, 2048, 1024
-    again = tables.probe(Board.from_cells(bigger))
-    assert again is not None and (again.move, again.probability) == (found.move, found.probability)
-    over_cap = _cells(5, 5, {6: 4, 12: 16}, shape=ENTRY)       # the bottom row holds 8 at most
-    equal_neighbours = list(covered)
-    equal_neighbours[1] = equal_neighbours[0]
-    formed = _cells(5, 5, {6: 16, 3: 8}, shape=ENTRY)          # a chain formation, anchor 16
-    for cells in (over_cap, equal_neighbours, formed):
         assert tables.probe(Board.from_cells(cells)) is None, cells
 
 
