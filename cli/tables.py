@@ -53,7 +53,7 @@ class SpecParam(click.ParamType):
               help="Build just this table (repeatable), e.g. --only 9:256; the optional "
                    "tables too, e.g. --only block-7:256 or --only chain-10:1024.")
 def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...]) -> None:
-    """Build the default tables (about 2.2 GB; peak memory is the largest table, 0.8 GB).
+    """Build the default tables (about 3.8 GB; peak memory is the largest table, 1.2 GB).
 
     Tables already built are kept, so after an interrupt the same command resumes.
     """
@@ -108,7 +108,8 @@ def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
         return
     click.echo(f"tables in {directory}:")
     for row in rows:
-        click.echo(f"  {row['free_cells']:>2} free cells, {row['shape']:<5} goal {row['goal']:>4}: "
+        goal = "anchor" if row["shape"] == "chain" else "goal  "
+        click.echo(f"  {row['free_cells']:>2} free cells, {row['shape']:<5} {goal} {row['goal']:>4}: "
                    f"{row['status']:<8} {_megabytes(row['bytes']):>9}  {row['file']}")
         if row["problem"]:
             click.echo(f"      {row['problem']}")

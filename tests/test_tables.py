@@ -351,7 +351,7 @@ def test_optional_block_tables_are_built_on_request_and_then_used(tmp_path):
     assert [(t["free_cells"], t["goal"], t["status"]) for t in block] == [(7, 32, "ok")]
     assert all(t["status"] == "missing" for t in rows if t["shape"] == "snake")
     text = _run("tables", "info", "--dir", str(tmp_path), "--no-verify").output
-    assert "block goal   32: ok" in text and "14 optional tables not built" in text
+    assert "block goal     32: ok" in text and "9 optional tables not built" in text
     tables = load(tmp_path, min_probability=0.0).tables
     assert tables.specs == [TableSpec(9, 5, 1)]
     # A 3x3 block down to the anchor 32; left merges 16 16 onto the cell below it.
@@ -359,6 +359,17 @@ def test_optional_block_tables_are_built_on_request_and_then_used(tmp_path):
     found = tables.probe(Board(board))
     assert found is not None and found.spec == TableSpec(9, 5, 1)
     assert found.probability == 1.0 and str(found.move) == "left"
+
+
+def test_a_chain_table_is_built_by_name_and_then_used(tmp_path):
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "chain-10:32")
+    assert result.exit_code == 0, result.output
+    rows = _json_of(_run("tables", "info", "--dir", str(tmp_path), "--json"))["tables"]
+    assert [(t["free_cells"], t["goal"], t["status"]) for t in rows if t["shape"] == "chain"] == [
+        (10, 32, "ok"), (10, 64, "missing"), (10, 128, "missing"), (10, 256, "missing"),
+        (10, 512, "missing")]
+    assert "chain anchor   32: ok" in _run("tables", "info", "--dir", str(tmp_path)).output
+    assert load(tmp_path).tables.specs == [TableSpec(6, 5, CHAIN)]
 
 
 def test_hint_json_says_when_a_table_chose_the_move(tmp_path):
