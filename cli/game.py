@@ -146,7 +146,7 @@ class GameScreen:
         table = self.table_move()
         if table is not None:
             self.message = (f"hint: {table.move} (endgame table: {table.probability:.0%} "
-                            f"to build {1 << table.spec.goal})")
+                            f"to {table.spec.goal_text})")
             return
         result = analyze(self.session.board, time_ms=HINT_TIME_MS)
         if result.best is None:

@@ -49,7 +49,7 @@ def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: Prune
             click.echo(_why_no_move(board))
         else:
             click.echo(f"best move: {click.style(str(best), bold=True) if colour else best}"
-                       + (f"  (endgame table: {used.probability:.1%} to build {1 << used.spec.goal})"
+                       + (f"  (endgame table: {used.probability:.1%} to {used.spec.goal_text})"
                           if used else ""))
             if covered and not used:
                 click.echo(f"  (an endgame table gives only {covered.probability:.1%}: searched instead)")

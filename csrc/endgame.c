@@ -5,15 +5,17 @@
  *
  * Building: an entry's probability is the best, over the moves that leave
  * every frozen cell unchanged, of
- *   1                          when the move puts rank g on a target cell,
- *   0                          when it makes rank g anywhere else,
+ *   1                          when the move reaches the goal (rank g on a
+ *                              target cell; for a chain, a ready chain),
+ *   0                          when it lifts a free tile over its cap (rank
+ *                              g anywhere else, for a snake or a block),
  *   the mean over the free empty cells of 0.9 P(spawn 2) + 0.1 P(spawn 4)
  *                              otherwise, with P read from the table itself.
  * No allowed move gives 0. The frozen cells are built as placeholders of rank
  * 14 and 15 in a checkerboard, so they are above every free tile and no two
- * neighbours merge: on a real board the same holds when every frozen tile is
- * at least g and no two frozen neighbours are equal, and then the real board
- * and the table's board move alike.
+ * neighbours merge: on a real board the same holds when every frozen tile
+ * beside a free cell is above that cell's cap and no two frozen neighbours
+ * are equal, and then the real board and the table's board move alike.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -403,8 +405,8 @@ static void probe_chain(const s2048_tableset *ts, board_t b, int s, s2048_probe 
     if (at(b, 1, 2) < a) a = at(b, 1, 2);
     if (a < EG_CHAIN_MIN_ANCHOR || a > EG_MAX_GOAL || !ts->table[EG_CHAIN][EG_CHAIN_FROZEN][a]) return;
     /* The block moves as the table's placeholders do when it is full, no two
-     * neighbours in it are equal, and the cell above (0,3) is at least a (the
-     * others beside free cells are, by the choice of a). */
+     * neighbours in it are equal, and (0,2), beside the free (0,3), is at
+     * least a (the other block tiles beside free cells are, by the choice of a). */
     for (int row = 0; row < 2; row++)
         for (int col = 0; col < 3; col++) {
             int rank = at(b, row, col);

@@ -55,9 +55,9 @@
  *             a-3 a-3 a-3 a-3           or a-3 at (3,1) and at (3,0) or (3,2);
  *                                     down column 3: a-1 a-2 a-3 at (0..2,3),
  *                                       the second a-3 at (2,2) or (3,3).
- * A move that lifts a free tile over its cap fails, as does a spawned 4 over
- * a cap of 2 (only in tiny test tables). Its table is indexed in mixed radix:
- * free cell j is a digit of base cap_j + 1. */
+ * A move that lifts a free tile over its cap fails, as does a 4 spawned on a
+ * cell capped at rank 1 (only in tiny test tables). The table is indexed in
+ * mixed radix: free cell j is a digit of base cap_j + 1. */
 #define EG_CHAIN_FROZEN 6
 #define EG_CHAIN_MIN_ANCHOR 4
 

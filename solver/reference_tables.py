@@ -5,9 +5,11 @@ real boards with ``solve2048.reference``: the frozen cells hold a real chain
 of distinct tiles falling to the anchor's tile 2**goal, and a move is allowed
 when it changes the board and leaves every frozen cell as it was. An entry is
 the best allowed move (first of equals, in up/down/left/right order) and its
-probability of putting 2**goal on a target cell, rounded to 14-bit fixed point
-the way the C builder rounds it, and with the same order of additions, so
-the two agree entry for entry.
+probability of putting 2**goal on a target cell (for a chain block: of a
+ready chain, with every free tile within its cap), rounded to 14-bit fixed
+point the way the C builder rounds it, and with the same order of additions,
+so the two agree entry for entry. Tables too big for that are checked one
+entry at a time against their own successors (``backup``).
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ def index_of(frozen: int, goal: int, shape: int, cells: list[int]) -> int:
 
 def solve(frozen: int, goal: int, shape: int = 0) -> list[int]:
     """Every entry of table (frozen, goal, shape), indexed as the C table is:
-    free cell j is digit j, in base goal (base cap + 1 for the block shapes)."""
+    free cell j is digit j, in base goal (in base cap + 1 for a chain)."""
     caps = free_caps(frozen, goal, shape)
     radix = [caps[cell] + 1 for cell in cell_order(shape, frozen)[1]]
     entry = _solver(frozen, goal, shape)

@@ -83,6 +83,11 @@ class TableSpec:
         prefix = "" if self.shape == 0 else f"{SHAPES[self.shape]}-"
         return f"{prefix}{self.free_cells}:{1 << self.goal}"
 
+    @property
+    def goal_text(self) -> str:
+        """What the table plays for, e.g. "build 512", or "ready a chain to 512"."""
+        return f"ready a chain to {1 << self.goal}" if self.shape == CHAIN else f"build {1 << self.goal}"
+
     def __str__(self) -> str:
         kind = "" if self.shape == 0 else f" ({SHAPES[self.shape]})"
         goal = "anchor" if self.shape == CHAIN else "goal"

@@ -390,6 +390,17 @@ def test_hint_json_says_when_a_table_chose_the_move(tmp_path):
     assert data["from_table"] is False and data["table_probability"] is None
 
 
+def test_hint_says_what_a_chain_table_plays_for(tmp_path):
+    spec = TableSpec(6, 5, CHAIN)
+    save(spec, _built(spec), tmp_path)
+    # Block 1024 512 256 / 128 64 32 (anchor 32); 16 8 . 4 on row 2 and a 4
+    # below the gap: up lifts it into the gap, a ready chain 16 8 4 4.
+    board = "1024 512 256 2 / 128 64 32 8 / 16 8 . 4 / . . 4 ."
+    result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "best move: up  (endgame table: 100.0% to ready a chain to 32)" in result.output
+
+
 def test_a_batch_worker_without_the_tables_stops_the_batch(tmp_path):
     from solve2048.batch import BatchError, Settings, play_seeds
 
