@@ -327,7 +327,9 @@ static void consider(const s2048_tableset *ts, int shape, int k, int goal, board
 {
     const uint16_t *table = ts->table[shape][k][goal];
     if (!table) return;
-    uint16_t entry = table[free_index(&ts->form[shape][k][goal], b)];
+    int64_t index = free_index(&ts->form[shape][k][goal], b);
+    if (index < 0) return;   /* a free tile over its cap */
+    uint16_t entry = table[index];
     double p = eg_entry_prob(entry);
     if (entry >> 2 && (best->dir < 0 || p > best->probability)) {
         best->dir = eg_direction_back(s, eg_entry_dir(entry));
@@ -415,8 +417,7 @@ static void probe_chain(const s2048_tableset *ts, board_t b, int s, s2048_probe 
     for (int col = 0; col < 3; col++)
         if (at(b, 0, col) == at(b, 1, col)) return;
     if (at(b, 0, 2) < a || chain_ready(b, a)) return;
-    const formation *f = &ts->form[EG_CHAIN][EG_CHAIN_FROZEN][a];
-    if (free_index(f, b) >= 0) consider(ts, EG_CHAIN, EG_CHAIN_FROZEN, a, b, s, best);
+    consider(ts, EG_CHAIN, EG_CHAIN_FROZEN, a, b, s, best);
 }
 
 int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *out)
