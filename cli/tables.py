@@ -99,18 +99,18 @@ class _BuildBar:
 def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
     """Say which tables are installed, missing or damaged."""
     directory = directory or default_dir()
+    files = scan(directory, installed_specs(directory), verify=not no_verify, recheck=True)
     rows = [{"free_cells": f.spec.free_cells, "goal": 1 << f.spec.goal, "frozen": f.spec.frozen,
              "shape": SHAPES[f.spec.shape], "file": f.spec.filename, "bytes": f.spec.size_bytes,
              "status": f.status, "problem": f.problem}
-            for f in scan(directory, installed_specs(directory), verify=not no_verify, recheck=True)]
+            for f in files]
     if as_json:
         click.echo(json.dumps({"directory": str(directory), "tables": rows}))
         return
     click.echo(f"tables in {directory}:")
-    for row in rows:
-        goal = "anchor" if row["shape"] == "chain" else "goal  "
-        click.echo(f"  {row['free_cells']:>2} free cells, {row['shape']:<5} {goal} {row['goal']:>4}: "
-                   f"{row['status']:<8} {_megabytes(row['bytes']):>9}  {row['file']}")
+    for f, row in zip(files, rows):
+        click.echo(f"  {row['free_cells']:>2} free cells, {row['shape']:<5} {f.spec.goal_word:<6} "
+                   f"{row['goal']:>4}: {row['status']:<8} {_megabytes(row['bytes']):>9}  {row['file']}")
         if row["problem"]:
             click.echo(f"      {row['problem']}")
     ok = sum(r["status"] == "ok" for r in rows)

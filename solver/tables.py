@@ -4,10 +4,10 @@ A table knows, for one formation (``frozen`` big tiles along a snake path in a
 corner, in a corner block of 3 columns, or the 3x2 chain block; see
 csrc/endgame.h) and one goal rank, the best move and its exact probability of
 reaching the goal (the anchor's tile beside the smallest frozen tile, or for a
-chain block a ready chain below its anchor) without moving a frozen tile. ``solve2048 tables build`` computes them once
-(``solve2048.tables_build``); play, batch, hint and game then load them from
-the table directory and take a table's move whenever its probability is at
-least ``min_probability``.
+chain block a ready chain below its anchor) without moving a frozen tile.
+``solve2048 tables build`` computes them once (``solve2048.tables_build``);
+play, batch, hint and game then load them from the table directory and take a
+table's move whenever its probability is at least ``min_probability``.
 
 A table file is a 64-byte header, then its entries as little-endian uint16::
 
@@ -72,10 +72,14 @@ class TableSpec:
         return HEADER_SIZE + 2 * self.entries
 
     @property
+    def goal_word(self) -> str:
+        """What ``goal`` is called: a chain table is named by its anchor."""
+        return "anchor" if self.shape == CHAIN else "goal"
+
+    @property
     def filename(self) -> str:
         name = "frozen" if self.shape == 0 else SHAPES[self.shape]
-        goal = "anchor" if self.shape == CHAIN else "goal"
-        return f"{name}{self.frozen:02d}-{goal}{1 << self.goal}{SUFFIX}"
+        return f"{name}{self.frozen:02d}-{self.goal_word}{1 << self.goal}{SUFFIX}"
 
     @property
     def label(self) -> str:
@@ -90,8 +94,7 @@ class TableSpec:
 
     def __str__(self) -> str:
         kind = "" if self.shape == 0 else f" ({SHAPES[self.shape]})"
-        goal = "anchor" if self.shape == CHAIN else "goal"
-        return f"{self.free_cells} free cells{kind}, {goal} {1 << self.goal}"
+        return f"{self.free_cells} free cells{kind}, {self.goal_word} {1 << self.goal}"
 
 
 # The default set. Snakes: every goal from 32 up to what fits in about 2.2 GB
