@@ -104,7 +104,7 @@ class TableSpec:
 # the mean score (the search builds 16s better than a table that keeps every
 # frozen tile still), and dropping goal 32 lost 6%. Chain blocks: anchors 32 to
 # 512 (1.6 GB, the biggest 610 M entries), +16,600 at depth 4 on 300 paired
-# games; anchor 1024 was never reached there (README, "Chain formations").
+# games; anchor 1024 was never reached, at depth 4 or 6 (README, "Chain formations").
 DEFAULT_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(11, g) for g in range(5, 9)),
     *(TableSpec(10, g) for g in range(5, 10)),
