@@ -90,7 +90,8 @@ class TableSpec:
     @property
     def goal_text(self) -> str:
         """What the table plays for, e.g. "build 512", or "ready a chain to 512"."""
-        return f"ready a chain to {1 << self.goal}" if self.shape == CHAIN else f"build {1 << self.goal}"
+        tile = 1 << self.goal
+        return f"ready a chain to {tile}" if self.shape == CHAIN else f"build {tile}"
 
     def __str__(self) -> str:
         kind = "" if self.shape == 0 else f" ({SHAPES[self.shape]})"
@@ -104,7 +105,8 @@ class TableSpec:
 # the mean score (the search builds 16s better than a table that keeps every
 # frozen tile still), and dropping goal 32 lost 6%. Chain blocks: anchors 32 to
 # 512 (1.6 GB, the biggest 610 M entries), +16,600 at depth 4 on 300 paired
-# games; anchor 1024 was never reached, at depth 4 or 6 (README, "Chain formations").
+# games; anchor 1024 was never reached, at depth 4 or 6 (README, "Chain
+# formations").
 DEFAULT_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(11, g) for g in range(5, 9)),
     *(TableSpec(10, g) for g in range(5, 10)),
