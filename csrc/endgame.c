@@ -375,26 +375,35 @@ static void probe_oriented(const s2048_tableset *ts, board_t b, int s, s2048_pro
     }
 }
 
-/* Tries the block formations on one orientation of the board. */
+/* 1 when the top-left block of 3 columns and `rows` rows is full and no two
+ * neighbours in it are equal: then it moves as a table's placeholders do. */
+static int block_distinct(board_t b, int rows)
+{
+    for (int row = 0; row < rows; row++)
+        for (int col = 0; col < 3; col++) {
+            int rank = at(b, row, col);
+            if (rank == 0 || (col < 2 && at(b, row, col + 1) == rank)
+                || (row + 1 < rows && at(b, row + 1, col) == rank))
+                return 0;
+        }
+    return 1;
+}
+
+/* Tries the block formations on one orientation of the board. The free tiles
+ * are checked against their caps (below the anchor) by consider(). */
 static void probe_blocks(const s2048_tableset *ts, board_t b, int s, s2048_probe *best)
 {
     for (int rows = 2; rows <= 3; rows++) {
         /* The anchor, the block's bottom-right cell, names the only table
          * that can cover the board; without it there is nothing to check. */
-        int k = 3 * rows, goal = board_cell(b, 4 * (rows - 1) + 2);
+        int k = 3 * rows, goal = at(b, rows - 1, 2);
         if (goal < EG_MIN_GOAL || goal > EG_MAX_GOAL || !ts->table[EG_BLOCK][k][goal]) continue;
-        const int *order = ts->form[EG_BLOCK][k][goal].order;
+        if (!block_distinct(b, rows)) continue;
+        /* Every block tile at least the anchor's. */
         int ok = 1;
-        /* Every frozen tile at least the anchor's, no two frozen neighbours equal. */
-        for (int j = 0; j < k && ok; j++) {
-            int cell = order[j], rank = board_cell(b, cell);
-            if (rank < goal) ok = 0;
-            if ((cell & 3) < 2 && board_cell(b, cell + 1) == rank) ok = 0;
-            if ((cell >> 2) + 1 < rows && board_cell(b, cell + 4) == rank) ok = 0;
-        }
-        /* Every free tile below the anchor's. */
-        for (int j = k; j < 16 && ok; j++)
-            if (board_cell(b, order[j]) >= goal) ok = 0;
+        for (int row = 0; row < rows && ok; row++)
+            for (int col = 0; col < 3 && ok; col++)
+                if (at(b, row, col) < goal) ok = 0;
         if (ok) consider(ts, EG_BLOCK, k, goal, b, s, best);
     }
 }
@@ -406,17 +415,10 @@ static void probe_chain(const s2048_tableset *ts, board_t b, int s, s2048_probe 
     if (at(b, 1, 1) < a) a = at(b, 1, 1);
     if (at(b, 1, 2) < a) a = at(b, 1, 2);
     if (a < EG_CHAIN_MIN_ANCHOR || a > EG_MAX_GOAL || !ts->table[EG_CHAIN][EG_CHAIN_FROZEN][a]) return;
-    /* The block moves as the table's placeholders do when it is full, no two
-     * neighbours in it are equal, and (0,2), beside the free (0,3), is at
-     * least a (the other block tiles beside free cells are, by the choice of a). */
-    for (int row = 0; row < 2; row++)
-        for (int col = 0; col < 3; col++) {
-            int rank = at(b, row, col);
-            if (rank == 0 || (col < 2 && at(b, row, col + 1) == rank)) return;
-        }
-    for (int col = 0; col < 3; col++)
-        if (at(b, 0, col) == at(b, 1, col)) return;
-    if (at(b, 0, 2) < a || chain_ready(b, a)) return;
+    /* The block must move as the placeholders do, and (0,2), beside the free
+     * (0,3), be at least a (the other block tiles beside free cells are, by
+     * the choice of a). consider() checks the free tiles' caps. */
+    if (!block_distinct(b, 2) || at(b, 0, 2) < a || chain_ready(b, a)) return;
     consider(ts, EG_CHAIN, EG_CHAIN_FROZEN, a, b, s, best);
 }
 

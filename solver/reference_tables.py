@@ -42,11 +42,15 @@ def cell_order(shape: int, frozen: int) -> tuple[list[int], list[int], list[int]
     return block, [c for c in range(16) if c not in block], targets
 
 
+# How far below the anchor each free cell of the chain formation is capped:
+# 1 beside the block's ends, 2 one step further, 3 elsewhere.
+CHAIN_CAP_DEPTHS = {3: 1, 8: 1, 7: 2, 9: 2}
+
+
 def chain_caps(anchor: int) -> dict[int, int]:
-    """The highest rank each free cell of the chain formation may hold."""
-    caps = {cell: anchor - 3 for cell in (10, 11, 12, 13, 14, 15)}
-    caps.update({3: anchor - 1, 8: anchor - 1, 7: anchor - 2, 9: anchor - 2})
-    return caps
+    """The highest rank each free cell of the chain formation may hold, in
+    free-cell order (the order of the table's digits)."""
+    return {cell: anchor - CHAIN_CAP_DEPTHS.get(cell, 3) for cell in cell_order(CHAIN, 6)[1]}
 
 
 def chain_ready(cells: list[int], anchor: int) -> bool:
@@ -66,7 +70,7 @@ def chain_ready(cells: list[int], anchor: int) -> bool:
 
 
 def free_caps(frozen: int, goal: int, shape: int = 0) -> dict[int, int]:
-    """The highest rank each free cell of a formation may hold."""
+    """The highest rank each free cell of a formation may hold, in free-cell order."""
     if shape == CHAIN:
         return chain_caps(goal)
     return {cell: goal - 1 for cell in cell_order(shape, frozen)[1]}
@@ -74,19 +78,17 @@ def free_caps(frozen: int, goal: int, shape: int = 0) -> dict[int, int]:
 
 def index_of(frozen: int, goal: int, shape: int, cells: list[int]) -> int:
     """The table index of a board's free cells (tiles within their caps)."""
-    caps = free_caps(frozen, goal, shape)
     index, weight = 0, 1
-    for cell in cell_order(shape, frozen)[1]:
+    for cell, cap in free_caps(frozen, goal, shape).items():
         index += (cells[cell].bit_length() - 1 if cells[cell] else 0) * weight
-        weight *= caps[cell] + 1
+        weight *= cap + 1
     return index
 
 
 def solve(frozen: int, goal: int, shape: int = 0) -> list[int]:
     """Every entry of table (frozen, goal, shape), indexed as the C table is:
     free cell j is digit j, in base goal (in base cap + 1 for a chain)."""
-    caps = free_caps(frozen, goal, shape)
-    radix = [caps[cell] + 1 for cell in cell_order(shape, frozen)[1]]
+    radix = [cap + 1 for cap in free_caps(frozen, goal, shape).values()]
     entry = _solver(frozen, goal, shape)
     entries = []
     for index in range(prod(radix)):
