@@ -134,6 +134,7 @@ typedef struct {
     int shape;            /* the formation (shape, frozen cells) and goal rank of that table */
     int frozen;
     int goal;
+    int trusted;          /* 1 when probability reaches the set's threshold for that shape */
 } s2048_probe;
 
 s2048_tableset *s2048_tableset_new(void);
@@ -142,9 +143,13 @@ void s2048_tableset_free(s2048_tableset *ts);
  * the set. Returns 0, or -1 for a bad argument or a wrong entry count. */
 int s2048_tableset_add(s2048_tableset *ts, int shape, int frozen, int goal,
                        const uint16_t *table, size_t entries);
+/* Sets the least success probability trusted from tables of one shape
+ * (default 0). Returns 0, or -1 for a bad argument. */
+int s2048_tableset_set_min_prob(s2048_tableset *ts, int shape, double p);
 /* Looks board up under its 8 symmetries in every attached table that covers
- * it and keeps the answer with the highest success probability. Returns 1
- * when some table covers the board, else 0 (out->dir = -1). */
+ * it and keeps the best answer: a trusted one before any other, then the
+ * highest success probability. Returns 1 when some table covers the board,
+ * else 0 (out->dir = -1). */
 int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *out);
 
 /* ---- whole games (game.c) ---- */
@@ -187,13 +192,13 @@ void s2048_game_new(s2048_game *g, uint64_t seed);
  * *cell and *value and returns the new board. board must have an empty cell. */
 uint64_t s2048_spawn(s2048_rng *r, uint64_t board, int *cell, int *value);
 /* Plays up to max_steps moves, writing one step each. A move comes from the
- * endgame tables when one covers the board with a success probability of at
- * least table_min_prob (tables may be NULL), else from the search (settings
+ * endgame tables when one covers the board with a success probability the
+ * set trusts for that table's shape (tables may be NULL), else from the search (settings
  * as for s2048_analyze, its table cleared before every move). Stops early
  * when the game ends, or after the winning move if stop_at_win. Returns the
  * number of moves played, or -1 for a bad argument. */
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
-                    const s2048_tableset *tables, double table_min_prob,
+                    const s2048_tableset *tables,
                     int depth, double time_ms, double prune, int stop_at_win,
                     s2048_step *steps, int max_steps);
 

@@ -48,12 +48,14 @@ typedef struct {
  * is no block. */
 static int block_order(int frozen, int order[16])
 {
-    if (frozen != 6 && frozen != 9) return -1;
-    int n = 0;
+    if (frozen != 5 && frozen != 6 && frozen != 9) return -1;
+    int rows = (frozen + 1) / 3, n = 0, in_block[16];
     for (int cell = 0; cell < 16; cell++)
-        if ((cell & 3) < 3 && (cell >> 2) < frozen / 3) order[n++] = cell;
+        in_block[cell] = (cell & 3) < 3 && (cell >> 2) < rows && !(frozen == 5 && cell == 6);
     for (int cell = 0; cell < 16; cell++)
-        if (!((cell & 3) < 3 && (cell >> 2) < frozen / 3)) order[n++] = cell;
+        if (in_block[cell]) order[n++] = cell;
+    for (int cell = 0; cell < 16; cell++)
+        if (!in_block[cell]) order[n++] = cell;
     return 0;
 }
 
@@ -67,6 +69,9 @@ static int chain_cap(int cell, int anchor)
     }
 }
 
+/* The entry shape's cap on free cell `cell`, given the goal rank g. */
+static int entry_cap(int cell, int goal) { return cell == 6 ? goal : cell >= 12 ? goal - 2 : goal - 1; }
+
 /* 1 when (shape, frozen, goal) names a formation with a table. */
 static int formation_valid(int shape, int frozen, int goal)
 {
@@ -75,6 +80,7 @@ static int formation_valid(int shape, int frozen, int goal)
     case EG_SNAKE: return frozen >= EG_MIN_FROZEN && frozen <= EG_MAX_FROZEN;
     case EG_BLOCK: return frozen == 6 || frozen == 9;
     case EG_CHAIN: return frozen == EG_CHAIN_FROZEN && goal >= EG_CHAIN_MIN_ANCHOR;
+    case EG_ENTRY: return frozen == EG_ENTRY_FROZEN && goal >= EG_ENTRY_MIN_GOAL;
     default:       return 0;
     }
 }
@@ -109,7 +115,8 @@ static int formation_init(formation *f, int shape, int frozen, int goal)
     for (int j = 0; j < f->free_count; j++) {
         int cell = f->order[frozen + j];
         f->shift[j] = 4 * cell;
-        f->cap[j] = shape == EG_CHAIN ? chain_cap(cell, goal) : goal - 1;
+        f->cap[j] = shape == EG_CHAIN ? chain_cap(cell, goal)
+                  : shape == EG_ENTRY ? entry_cap(cell, goal) : goal - 1;
         f->power[j] = p;
         p *= (size_t)f->cap[j] + 1;
     }
@@ -162,10 +169,22 @@ static int chain_ready(board_t b, int a)
     return along_row || down_column;
 }
 
+/* 1 when the free cells of an entry formation with goal rank g hold g on
+ * (1,2) and a ready pair of g-1 beside it (endgame.h). */
+static int entry_ready(board_t b, int g)
+{
+    int h = g - 1;
+    if (at(b, 1, 2) != g) return 0;
+    return (at(b, 1, 3) == h && (at(b, 0, 3) == h || at(b, 2, 3) == h))
+        || (at(b, 0, 3) == h && at(b, 1, 3) == h - 1 && at(b, 2, 3) == h - 1)
+        || (at(b, 2, 2) == h && (at(b, 2, 1) == h || at(b, 3, 2) == h || at(b, 2, 3) == h));
+}
+
 /* 1 when `moved` has reached the formation's goal. */
 static int goal_reached(const formation *f, board_t moved)
 {
     if (f->shape == EG_CHAIN) return chain_ready(moved, f->goal);
+    if (f->shape == EG_ENTRY) return entry_ready(moved, f->goal);
     for (int t = 0; t < 2; t++)
         if (f->targets[t] >= 0 && (int)(moved >> (4 * f->targets[t]) & 0xf) == f->goal) return 1;
     return 0;
@@ -176,10 +195,11 @@ static double after_move(const formation *f, const uint16_t *table, board_t move
 {
     /* A snake or block goal counts wherever the other tiles are; a chain is
      * ready only within the caps. */
-    if (f->shape != EG_CHAIN && goal_reached(f, moved)) return 1.0;
+    int capped_goal = f->shape == EG_CHAIN || f->shape == EG_ENTRY;
+    if (!capped_goal && goal_reached(f, moved)) return 1.0;
     int64_t index = free_index(f, moved);
     if (index < 0) return 0.0;
-    if (f->shape == EG_CHAIN && goal_reached(f, moved)) return 1.0;
+    if (capped_goal && goal_reached(f, moved)) return 1.0;
     double sum = 0.0;
     int empty = 0;
     for (int j = 0; j < f->free_count; j++) {
@@ -304,6 +324,8 @@ int eg_direction_back(int s, int dir)
 struct s2048_tableset {
     const uint16_t *table[EG_SHAPES][EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
     formation form[EG_SHAPES][EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
+    double min_prob[EG_SHAPES];   /* the least probability trusted, per shape */
+    int entry_top;                /* the highest entry goal attached, 0 = none */
 };
 
 s2048_tableset *s2048_tableset_new(void) { return calloc(1, sizeof(s2048_tableset)); }
@@ -318,6 +340,14 @@ int s2048_tableset_add(s2048_tableset *ts, int shape, int frozen, int goal,
         return -1;
     ts->form[shape][frozen][goal] = f;
     ts->table[shape][frozen][goal] = table;
+    if (shape == EG_ENTRY && goal > ts->entry_top) ts->entry_top = goal;
+    return 0;
+}
+
+int s2048_tableset_set_min_prob(s2048_tableset *ts, int shape, double p)
+{
+    if (!ts || shape < 0 || shape >= EG_SHAPES || !(p >= 0.0 && p <= 1.0)) return -1;
+    ts->min_prob[shape] = p;
     return 0;
 }
 
@@ -331,9 +361,13 @@ static void consider(const s2048_tableset *ts, int shape, int k, int goal, board
     if (index < 0) return;   /* a free tile over its cap */
     uint16_t entry = table[index];
     double p = eg_entry_prob(entry);
-    if (entry >> 2 && (best->dir < 0 || p > best->probability)) {
+    int trusted = p >= ts->min_prob[shape];
+    /* A trusted answer beats any untrusted one, then the more probable wins. */
+    if (entry >> 2 && (best->dir < 0 || trusted > best->trusted
+                       || (trusted == best->trusted && p > best->probability))) {
         best->dir = eg_direction_back(s, eg_entry_dir(entry));
         best->probability = p;
+        best->trusted = trusted;
         best->shape = shape;
         best->frozen = k;
         best->goal = goal;
@@ -422,9 +456,28 @@ static void probe_chain(const s2048_tableset *ts, board_t b, int s, s2048_probe 
     consider(ts, EG_CHAIN, EG_CHAIN_FROZEN, a, b, s, best);
 }
 
+/* Tries the entry formation on one orientation of the board. */
+static void probe_entry(const s2048_tableset *ts, board_t b, int s, s2048_probe *best)
+{
+    if (!ts->entry_top) return;
+    int g = (at(b, 1, 1) < at(b, 0, 2) ? at(b, 1, 1) : at(b, 0, 2)) - 1;
+    if (g > ts->entry_top) g = ts->entry_top;
+    if (g < EG_ENTRY_MIN_GOAL || !ts->table[EG_ENTRY][EG_ENTRY_FROZEN][g]) return;
+    /* The frozen tiles: none empty, no two neighbours equal, the lower row
+     * falling away from the corner, and (1,0), beside the free (2,0), above
+     * its cap g-1. (1,1) and (0,2) are above g by the choice of g. */
+    int a00 = at(b, 0, 0), a01 = at(b, 0, 1), a02 = at(b, 0, 2), a10 = at(b, 1, 0), a11 = at(b, 1, 1);
+    if (!a00 || !a01 || a00 == a01 || a01 == a02 || a00 == a10 || a01 == a11
+        || a10 <= a11 || a11 == a02)
+        return;
+    if (entry_ready(b, g)) return;
+    consider(ts, EG_ENTRY, EG_ENTRY_FROZEN, g, b, s, best);
+}
+
 int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *out)
 {
     out->dir = -1;
+    out->trusted = 0;
     out->probability = 0.0;
     out->shape = 0;
     out->frozen = 0;
@@ -435,6 +488,7 @@ int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *ou
         probe_oriented(ts, b, s, out);
         probe_blocks(ts, b, s, out);
         probe_chain(ts, b, s, out);
+        probe_entry(ts, b, s, out);
     }
     /* The formation's conditions make the table's move legal on the board;
      * refuse it anyway should that ever fail. */

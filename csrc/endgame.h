@@ -39,7 +39,8 @@
 #define EG_SNAKE 0
 #define EG_BLOCK 1
 #define EG_CHAIN 2
-#define EG_SHAPES 3
+#define EG_ENTRY 3
+#define EG_SHAPES 4
 
 /* EG_CHAIN (k = 6 only) freezes the top-left 3x2 block. Its anchor rank a is
  * the smallest tile of the block's lower row, and the table is named by a
@@ -60,6 +61,20 @@
  * mixed radix: free cell j is a digit of base cap_j + 1. */
 #define EG_CHAIN_FROZEN 6
 #define EG_CHAIN_MIN_ANCHOR 4
+
+/* EG_ENTRY (k = 5 only) builds the sixth tile of the chain block: the 3x2
+ * block without (1,2) is frozen, and the table (named by its goal rank g)
+ * plays for g on (1,2) with two tiles of rank g-1 side by side next to it,
+ * one merge away from g+1 on (1,2). On a board, g is one below the smaller
+ * of (1,1) and (0,2), or the highest table built when that is higher, so
+ * the goal tile can never merge into the block. The ranks allowed:
+ *
+ *               F  F  F  g-1        the ready pair of g-1 (h = g-1):
+ *               F  F  g  g-1          h on (1,3) and on (0,3) or (2,3);
+ *             g-1 g-1 g-1 g-1         or h on (0,3), h-1 on (1,3) and (2,3);
+ *             g-2 g-2 g-2 g-2         or h on (2,2) and on (2,1), (3,2) or (2,3). */
+#define EG_ENTRY_FROZEN 5
+#define EG_ENTRY_MIN_GOAL 3
 
 #define EG_MIN_FROZEN 6     /* 10 free cells */
 #define EG_MAX_FROZEN 13    /* 3 free cells */

@@ -98,12 +98,11 @@ static int max_rank(board_t b)
  * from the search. Fills dir and depth of step; returns 0, or -1 when the
  * search refuses its arguments. */
 static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
-                       const s2048_tableset *tables, double table_min_prob,
+                       const s2048_tableset *tables,
                        int depth, double time_ms, double prune, int *dir, s2048_step *step)
 {
     s2048_probe probe;
-    if (tables && s2048_tables_probe(tables, g->board, &probe)
-        && probe.probability >= table_min_prob) {
+    if (tables && s2048_tables_probe(tables, g->board, &probe) && probe.trusted) {
         *dir = probe.dir;
         step->depth = 0;
         step->from_table = 1;
@@ -118,7 +117,7 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
 }
 
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
-                    const s2048_tableset *tables, double table_min_prob,
+                    const s2048_tableset *tables,
                     int depth, double time_ms, double prune, int stop_at_win,
                     s2048_step *steps, int max_steps)
 {
@@ -127,7 +126,7 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
     while (played < max_steps && !g->over) {
         s2048_step *step = &steps[played];
         int dir;
-        if (choose_move(g, s, e, tables, table_min_prob, depth, time_ms, prune, &dir, step) != 0)
+        if (choose_move(g, s, e, tables, depth, time_ms, prune, &dir, step) != 0)
             return -1;
         if (dir < 0) {
             g->over = 1;

@@ -150,7 +150,6 @@ class Game:
         played = lib.s2048_game_play(
             self._state, self._searcher._handle, self._evaluator._handle,
             self.tables.handle if self.tables else ffi.NULL,
-            self.tables.min_probability if self.tables else 1.0,
             self._depth, self._time_ms, self._prune, int(self._stop_at_win),
             self._buffer, count,
         )

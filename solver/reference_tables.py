@@ -6,7 +6,8 @@ of distinct tiles falling to the anchor's tile 2**goal, and a move is allowed
 when it changes the board and leaves every frozen cell as it was. An entry is
 the best allowed move (first of equals, in up/down/left/right order) and its
 probability of putting 2**goal on a target cell (for a chain block: of a
-ready chain, with every free tile within its cap), rounded to 14-bit fixed
+ready chain; for an entry block: of the goal tile with a ready pair beside
+it; with every free tile within its cap), rounded to 14-bit fixed
 point the way the C builder rounds it, and with the same order of additions,
 so the two agree entry for entry. Tables too big for that are checked one
 entry at a time against their own successors (``backup``).
@@ -29,17 +30,29 @@ def entry_probability(entry: int) -> float:
 
 
 CHAIN = 2
+ENTRY = 3
+ENTRY_GOAL_CELL = 6   # (1,2): the block's cell that an entry table fills
 
 
 def cell_order(shape: int, frozen: int) -> tuple[list[int], list[int], list[int]]:
     """The frozen cells (anchor last), the free cells and the target cells of a formation."""
     if shape == 0:
         return list(PATH[:frozen]), list(PATH[frozen:]), [PATH[frozen]]
-    rows = frozen // 3   # the block: 3 columns, `rows` rows, top left
-    block = [c for c in range(16) if c % 4 < 3 and c // 4 < rows]
+    rows = (frozen + 1) // 3   # the block: 3 columns, `rows` rows, top left
+    block = [c for c in range(16) if c % 4 < 3 and c // 4 < rows
+             and not (shape == ENTRY and c == ENTRY_GOAL_CELL)]
     anchor = block[-1]
-    targets = [] if shape == CHAIN else [anchor + 1, anchor + 4]
+    targets = [] if shape in (CHAIN, ENTRY) else [anchor + 1, anchor + 4]
     return block, [c for c in range(16) if c not in block], targets
+
+
+def frozen_tiles(frozen: int, goal: int, shape: int = 0) -> dict[int, int]:
+    """Real tiles for the frozen cells: distinct, falling along the cell order
+    to the anchor's tile 2**goal (a snake, or the block's rows); an entry
+    block's lowest frozen tile is one above its goal, as the goal tile must
+    not merge into it."""
+    top = goal + frozen - 1 + (shape == ENTRY)
+    return {cell: 1 << (top - i) for i, cell in enumerate(cell_order(shape, frozen)[0])}
 
 
 # How far below the anchor each free cell of the chain formation is capped:
@@ -69,10 +82,33 @@ def chain_ready(cells: list[int], anchor: int) -> bool:
     return along_row or down_column
 
 
+def entry_ready(cells: list[int], goal: int) -> bool:
+    """Whether an entry block's free cells hold the goal tile on (1,2) and
+    beside it a ready pair of 2**(goal-1) (csrc/endgame.h)."""
+    def is_(row: int, col: int, rank: int) -> bool:
+        return cells[4 * row + col] == 1 << rank
+
+    h = goal - 1
+    return is_(1, 2, goal) and (
+        (is_(1, 3, h) and (is_(0, 3, h) or is_(2, 3, h)))
+        or (is_(0, 3, h) and is_(1, 3, h - 1) and is_(2, 3, h - 1))
+        or (is_(2, 2, h) and (is_(2, 1, h) or is_(3, 2, h) or is_(2, 3, h))))
+
+
+def entry_caps(goal: int) -> dict[int, int]:
+    """The highest rank each free cell of the entry formation may hold, in
+    free-cell order: the goal on (1,2), one below it elsewhere, two below on
+    the bottom row."""
+    return {cell: goal if cell == ENTRY_GOAL_CELL else goal - 2 if cell >= 12 else goal - 1
+            for cell in cell_order(ENTRY, 5)[1]}
+
+
 def free_caps(frozen: int, goal: int, shape: int = 0) -> dict[int, int]:
     """The highest rank each free cell of a formation may hold, in free-cell order."""
     if shape == CHAIN:
         return chain_caps(goal)
+    if shape == ENTRY:
+        return entry_caps(goal)
     return {cell: goal - 1 for cell in cell_order(shape, frozen)[1]}
 
 
@@ -116,12 +152,12 @@ def _solver(frozen: int, goal: int, shape: int, known: Callable[[list[int]], int
     frozen_cells, free_cells, targets = cell_order(shape, frozen)
     goal_tile = 1 << goal
     caps = free_caps(frozen, goal, shape)
-    # Distinct tiles falling to the anchor's: a snake, or the block's rows.
-    snake = {cell: 1 << (goal + frozen - 1 - i) for i, cell in enumerate(frozen_cells)}
+    fixed = frozen_tiles(frozen, goal, shape)
+    ready = {CHAIN: chain_ready, ENTRY: entry_ready}.get(shape)
 
     def board(free: tuple[int, ...]) -> list[int]:
         cells = [0] * 16
-        for cell, tile in snake.items():
+        for cell, tile in fixed.items():
             cells[cell] = tile
         for cell, tile in zip(free_cells, free):
             cells[cell] = tile
@@ -158,7 +194,7 @@ def _solver(frozen: int, goal: int, shape: int, known: Callable[[list[int]], int
         free = tuple(moved[c] for c in free_cells)
         if not within_caps(free):
             return 0.0
-        if shape == CHAIN and chain_ready(moved, goal):
+        if ready and ready(moved, goal):
             return 1.0
         total, empty = 0.0, 0
         for j, tile in enumerate(free):

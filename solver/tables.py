@@ -1,13 +1,15 @@
 """Endgame tables: where they live, checking and loading them, looking boards up.
 
 A table knows, for one formation (``frozen`` big tiles along a snake path in a
-corner, in a corner block of 3 columns, or the 3x2 chain block; see
-csrc/endgame.h) and one goal rank, the best move and its exact probability of
-reaching the goal (the anchor's tile beside the smallest frozen tile, or for a
-chain block a ready chain below its anchor) without moving a frozen tile.
-``solve2048 tables build`` computes them once (``solve2048.tables_build``);
-play, batch, hint and game then load them from the table directory and take a
-table's move whenever its probability is at least ``min_probability``.
+corner, in a corner block of 3 columns, the 3x2 chain block, or that block
+less the cell an entry table fills; see csrc/endgame.h) and one goal rank, the
+best move and its exact probability of reaching the goal (the anchor's tile
+beside the smallest frozen tile; for a chain block a ready chain below its
+anchor; for an entry block the goal tile in the block with a ready pair beside
+it) without moving a frozen tile. ``solve2048 tables build`` computes them once
+(``solve2048.tables_build``); play, batch, hint and game then load them from
+the table directory and take a table's move whenever its probability reaches
+the threshold of its shape (``TableSet.min_by_shape``).
 
 A table file is a 64-byte header, then its entries as little-endian uint16::
 
@@ -36,7 +38,8 @@ HEADER = struct.Struct("<8sIIIIQQ")
 HEADER_SIZE = 64
 ENV_DIR = "SOLVE2048_TABLES"
 SUFFIX = ".egt"
-# The lowest success probability at which a table's move replaces the search.
+# The lowest success probability at which a snake or block table's move
+# replaces the search (--table-min-prob sets it).
 DEFAULT_MIN_PROBABILITY = 0.8
 
 
@@ -44,8 +47,15 @@ class TableError(Exception):
     """A table file that is missing, torn or damaged; the message says which and why."""
 
 
-SHAPES = ("snake", "block", "chain")   # csrc/endgame.h: EG_SNAKE, EG_BLOCK, EG_CHAIN
+SHAPES = ("snake", "block", "chain", "entry")   # csrc/endgame.h: EG_SNAKE .. EG_ENTRY
 CHAIN = 2
+ENTRY = 3
+# Chain and entry tables keep thresholds of their own. With
+# entry tables leading boards into the chain block, trusting every chain move
+# the table has (probability above 0) gained 13,800 ± 5,800 at depth 4 over
+# 0.8; the entry tables' threshold (0.8, 0.9, 0.95) made no measurable
+# difference at depth 3 (README, "Entry tables").
+DEFAULT_MIN_BY_SHAPE = {CHAIN: 0.0, ENTRY: 0.9}
 
 
 @dataclass(frozen=True, order=True)
@@ -53,7 +63,8 @@ class TableSpec:
     """One table: ``frozen`` cells hold the big tiles, the goal is rank ``goal``
     (tile 2**goal); ``shape`` 0 lays the frozen cells along the snake path,
     1 as the corner block of 3 columns, 2 (CHAIN) as the 3x2 block whose
-    anchor rank is ``goal``."""
+    anchor rank is ``goal``, 3 (ENTRY) as that block without (1,2), the cell
+    its goal tile is built on."""
 
     frozen: int
     goal: int
@@ -91,7 +102,11 @@ class TableSpec:
     def goal_text(self) -> str:
         """What the table plays for, e.g. "build 512", or "ready a chain to 512"."""
         tile = 1 << self.goal
-        return f"ready a chain to {tile}" if self.shape == CHAIN else f"build {tile}"
+        if self.shape == CHAIN:
+            return f"ready a chain to {tile}"
+        if self.shape == ENTRY:
+            return f"build {tile} in the chain block"
+        return f"build {tile}"
 
     def __str__(self) -> str:
         kind = "" if self.shape == 0 else f" ({SHAPES[self.shape]})"
@@ -115,6 +130,7 @@ DEFAULT_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(7, g) for g in range(5, 10)),
     *(TableSpec(6, g) for g in range(5, 8)),
     *(TableSpec(6, a, CHAIN) for a in range(5, 10)),
+    *(TableSpec(5, g, ENTRY) for g in range(5, 8)),
 )
 
 # Built only on request (``tables build --only block-7:256``), used when built:
@@ -232,14 +248,22 @@ class TableSet:
     """Loaded tables, ready for ``probe`` and for the C game loop (``handle``)."""
 
     def __init__(self, tables: dict[TableSpec, object],
-                 min_probability: float = DEFAULT_MIN_PROBABILITY) -> None:
+                 min_probability: float = DEFAULT_MIN_PROBABILITY,
+                 min_by_shape: dict[int, float] | None = None) -> None:
+        """``min_probability`` is the threshold of every shape that
+        ``min_by_shape`` (default: DEFAULT_MIN_BY_SHAPE) does not name."""
         if not 0.0 <= min_probability <= 1.0:
             raise ValueError(f"min_probability must be between 0 and 1, got {min_probability!r}")
         self.min_probability = float(min_probability)
+        own = DEFAULT_MIN_BY_SHAPE if min_by_shape is None else min_by_shape
+        self.min_by_shape = {shape: float(own.get(shape, min_probability)) for shape in range(len(SHAPES))}
         self._tables = dict(tables)   # keeps the memory the C set points into alive
         self.handle = ffi.gc(lib.s2048_tableset_new(), lib.s2048_tableset_free)
         if self.handle == ffi.NULL:
             raise MemoryError("cannot allocate a table set")
+        for shape, p in self.min_by_shape.items():
+            if lib.s2048_tableset_set_min_prob(self.handle, shape, p) != 0:
+                raise ValueError(f"the threshold of {SHAPES[shape]} tables must be between 0 and 1, got {p!r}")
         for spec, entries in self._tables.items():
             pointer = ffi.cast("const uint16_t *", entries.ctypes.data)
             if lib.s2048_tableset_add(self.handle, spec.shape, spec.frozen, spec.goal,
@@ -262,7 +286,7 @@ class TableSet:
 
     def trusts(self, found: TableMove | None) -> bool:
         """Whether a probe's answer is sure enough to replace the search."""
-        return found is not None and found.probability >= self.min_probability
+        return found is not None and found.probability >= self.min_by_shape[found.spec.shape]
 
     def choose(self, board: Board | int) -> TableMove | None:
         """The table's move when it is sure enough to replace the search, else None."""

@@ -12,14 +12,16 @@ import pytest
 
 from solve2048 import Board, reference
 from solve2048.game import Game
-from solve2048.reference_tables import PATH, backup, cell_order, chain_ready, free_caps, index_of, solve
-from solve2048.tables import TableError, TableSet, TableSpec, load, open_table
+from solve2048.reference_tables import (PATH, backup, chain_ready, entry_ready, free_caps, frozen_tiles,
+                                        index_of, solve)
+from solve2048.tables import DEFAULT_MIN_BY_SHAPE, TableError, TableSet, TableSpec, load, open_table
 from solve2048.tables_build import build_all, compute, save
 
 # Tiny formations the oracle solves in about a second each: (frozen, goal, shape).
 TINY = [(13, 3, 0), (13, 4, 0), (13, 5, 0), (12, 3, 0), (12, 4, 0), (11, 4, 0), (10, 3, 0),
-        (9, 3, 1), (9, 4, 1), (6, 4, 2)]
+        (9, 3, 1), (9, 4, 1), (6, 4, 2), (5, 3, 3)]
 CHAIN = 2
+ENTRY = 3
 
 
 @lru_cache(maxsize=None)
@@ -38,7 +40,7 @@ def test_builder_matches_the_oracle_entry_for_entry(frozen, goal, shape):
 
 def test_the_tiny_tables_hold_probabilities_strictly_between_0_and_1():
     # So that the comparison above checks the arithmetic, not only 0s and 1s.
-    for frozen, goal, shape in [(12, 4, 0), (11, 4, 0), (9, 4, 1), (6, 4, CHAIN)]:
+    for frozen, goal, shape in [(12, 4, 0), (11, 4, 0), (9, 4, 1), (6, 4, CHAIN), (5, 3, ENTRY)]:
         assert any(0 < entry >> 2 < 16383 for entry in solve(frozen, goal, shape))
 
 
@@ -48,10 +50,10 @@ def test_two_threads_build_the_same_table_as_one():
 
 
 def _cells(frozen: int, goal: int, free: dict[int, int], shape: int = 0) -> list[int]:
-    """A real board: distinct tiles falling to the anchor 2**goal on the frozen cells, then free tiles."""
+    """A real board: distinct tiles falling to the anchor on the frozen cells, then free tiles."""
     cells = [0] * 16
-    for i, cell in enumerate(cell_order(shape, frozen)[0]):
-        cells[cell] = 1 << (goal + frozen - 1 - i)
+    for cell, tile in frozen_tiles(frozen, goal, shape).items():
+        cells[cell] = tile
     for cell, tile in free.items():
         cells[cell] = tile
     return cells
@@ -97,9 +99,22 @@ def test_a_chain_table_plays_for_a_ready_chain():
     assert entry & 3 == 0 and entry >> 2 > 0
 
 
-@pytest.mark.parametrize("frozen, goal, shape", [(6, 6, CHAIN), (6, 7, CHAIN)])
+def test_an_entry_table_plays_for_its_goal_with_a_ready_pair():
+    # Goal 16 on (1,2) (the block is 512 256 128 / 64 32): 16 there, and
+    # beside it two 8s side by side, one merge from 32 on (1,2).
+    g = 4
+    table = compute(TableSpec(5, g, ENTRY))
+    # 16 on (1,2), 8 on (0,3), and 4 4 lower in column 3: up merges them
+    # into the 8 on (1,3), beside both the 16 and the other 8.
+    sure = _cells(5, g, {6: 16, 3: 8, 11: 4, 15: 4}, shape=ENTRY)
+    entry = int(table[_index(5, g, sure, ENTRY)])
+    assert entry >> 2 == 16383 and entry & 3 == 0
+    assert entry_ready(reference.move(sure, "up")[0], g)
+
+
+@pytest.mark.parametrize("frozen, goal, shape", [(6, 6, CHAIN), (6, 7, CHAIN), (5, 4, ENTRY), (5, 5, ENTRY)])
 def test_big_tables_agree_with_the_rules_one_step_at_a_time(frozen, goal, shape):
-    # Too big for the oracle to solve whole (3.7 and 27.6 million entries):
+    # Too big for the oracle to solve whole (3.7, 27.6, 1.7 and 24 million entries):
     # every entry must be what one step of the rules makes of the C
     # table's own entries after each spawn, on random boards within the caps.
     table = _built(TableSpec(frozen, goal, shape))
@@ -148,7 +163,7 @@ def _table_answer(table, frozen: int, goal: int, shape: int, cells: list[int]) -
     return reference.move(cells, reference.DIRECTIONS[entry & 3])[0]
 
 
-@pytest.mark.parametrize("frozen, goal, shape", [(11, 4, 0), (9, 4, 1), (6, 3, 1), (6, 5, CHAIN)])
+@pytest.mark.parametrize("frozen, goal, shape", [(11, 4, 0), (9, 4, 1), (6, 3, 1), (6, 5, CHAIN), (5, 4, ENTRY)])
 def test_probe_agrees_with_the_table_under_all_eight_symmetries(frozen, goal, shape):
     spec = TableSpec(frozen, goal, shape)
     table = compute(spec)
@@ -161,8 +176,9 @@ def test_probe_agrees_with_the_table_under_all_eight_symmetries(frozen, goal, sh
                 for cell, cap in caps.items()}
         cells = _cells(frozen, goal, free, shape)
         entry = int(table[_index(frozen, goal, cells, shape)])
-        if entry >> 2 == 0 or (shape == CHAIN and chain_ready(cells, goal)):
-            continue   # no move worth playing, or a chain already made
+        ready = {CHAIN: chain_ready, ENTRY: entry_ready}.get(shape)
+        if entry >> 2 == 0 or (ready and ready(cells, goal)):
+            continue   # no move worth playing, or the goal already made
         answers = [_table_answer(table, frozen, goal, shape, cells)]
         if (frozen, shape) == (9, 1):
             # The 3x3 block is its own transpose: the board matches it twice,
@@ -219,6 +235,53 @@ def test_a_board_outside_the_chain_formation_is_not_covered():
     ready = _cells(6, 5, {8: 16, 9: 8, 10: 4, 11: 4}, shape=CHAIN)
     for cells in (over_cap, equal_neighbours, hole, ready):
         assert tables.probe(Board.from_cells(cells)) is None, cells
+
+
+def test_the_entry_table_covers_its_block_and_nothing_else():
+    spec = TableSpec(5, 4, ENTRY)   # block 512 256 128 / 64 32: goal 16 on (1,2)
+    tables = TableSet({spec: _built(spec)}, min_probability=0.0)
+    covered = _cells(5, 4, {6: 4, 15: 2, 3: 8}, shape=ENTRY)
+    assert tables.probe(Board.from_cells(covered)).spec == spec
+    # A bigger block still plays for 16, the highest goal built.
+    bigger = list(covered)
+    bigger[:3], bigger[4:6] = [8192, 4096, 2048], [1024, 512]
+    assert tables.probe(Board.from_cells(bigger)).spec == spec
+    over_cap = _cells(5, 4, {6: 4, 12: 8}, shape=ENTRY)          # the bottom row holds 4 at most
+    rising = list(covered)
+    rising[4] = 16                                               # (1,0) below (1,1)
+    diagonal = list(covered)
+    diagonal[2] = diagonal[5] = 64                               # (0,2) equal to (1,1)
+    diagonal[0], diagonal[1], diagonal[4] = 1024, 512, 128
+    hole = list(covered)
+    hole[1] = 0
+    ready = _cells(5, 4, {6: 16, 7: 8, 3: 8}, shape=ENTRY)
+    for cells in (over_cap, rising, diagonal, hole, ready):
+        assert tables.probe(Board.from_cells(cells)) is None, cells
+
+
+def test_a_trusted_table_answer_comes_before_a_likelier_untrusted_one():
+    # One board in two formations: the entry block (goal 16 on (1,2)) and
+    # the chain block with anchor (1,2) = 8. Whichever threshold lets its
+    # shape through decides which answer the probe, and a game, takes.
+    # the chain block with anchor (1,2) = 16. Whichever threshold lets its
+    entry_spec, chain_spec = TableSpec(5, 4, ENTRY), TableSpec(6, 4, CHAIN)
+    cells = _cells(5, 4, {6: 16, 15: 2}, shape=ENTRY)
+    tables = {entry_spec: _built(entry_spec), chain_spec: _built(chain_spec)}
+    answers = {}
+    for trusted in (ENTRY, CHAIN):
+        other = CHAIN if trusted == ENTRY else ENTRY
+        found = TableSet(tables, 0.0, {trusted: 0.0, other: 1.0}).probe(Board.from_cells(cells))
+        assert found is not None
+        answers[trusted] = found.spec.shape
+    assert answers == {ENTRY: ENTRY, CHAIN: CHAIN}
+
+
+def test_chain_and_entry_tables_keep_thresholds_of_their_own():
+    tables = TableSet({}, min_probability=0.5)
+    assert tables.min_by_shape == {0: 0.5, 1: 0.5, **DEFAULT_MIN_BY_SHAPE}
+    assert TableSet({}, 0.5, {}).min_by_shape == {0: 0.5, 1: 0.5, 2: 0.5, 3: 0.5}
+    with pytest.raises(ValueError):
+        TableSet({}, 0.5, {CHAIN: 1.5})
 
 
 def test_files_round_trip_and_bad_files_are_refused(tmp_path):
