@@ -14,7 +14,7 @@ from solve2048 import Board, reference
 from solve2048.game import Game
 from solve2048.reference_tables import (PATH, backup, chain_ready, entry_ready, free_caps, frozen_tiles,
                                         index_of, solve)
-from solve2048.tables import DEFAULT_MIN_BY_SHAPE, TableError, TableSet, TableSpec, load, open_table
+from solve2048.tables import DEFAULT_MIN_BY_SHAPE, DEFAULT_MIN_PROBABILITY, TableError, TableSet, TableSpec, load, open_table
 from solve2048.tables_build import build_all, compute, save
 
 # Tiny formations the oracle solves in about a second each: (frozen, goal, shape).
@@ -222,6 +222,23 @@ def test_a_board_outside_the_block_is_not_covered():
         assert tables.probe(Board.from_cells(cells)) is None, cells
 
 
+def test_a_chain_table_plays_the_smaller_anchors_within_their_caps():
+    # The anchor-64 table covers a block whose anchor is 32, with the free
+    # tiles within the caps of 32 (so none can merge into the block), and
+    # with no ready chain to 32 yet.
+    spec = TableSpec(6, 6, CHAIN)
+    tables = TableSet({spec: _built(spec)}, min_probability=0.0)
+    covered = _cells(6, 5, {15: 2, 14: 4, 3: 16}, shape=CHAIN)
+    assert tables.probe(Board.from_cells(covered)).spec == spec
+    over_small_cap = _cells(6, 5, {15: 8, 3: 16}, shape=CHAIN)   # (3,3) may hold 4 below 32
+    ready_for_32 = _cells(6, 5, {8: 16, 9: 8, 10: 4, 11: 4}, shape=CHAIN)
+    for cells in (over_small_cap, ready_for_32):
+        assert tables.probe(Board.from_cells(cells)) is None, cells
+    # A bigger anchor than any table's: not covered.
+    assert TableSet({TableSpec(6, 5, CHAIN): _built(TableSpec(6, 5, CHAIN))}, 0.0).probe(
+        Board.from_cells(_cells(6, 6, {15: 2}, shape=CHAIN))) is None
+
+
 def test_a_board_outside_the_chain_formation_is_not_covered():
     spec = TableSpec(6, 5, CHAIN)   # block 1024 512 256 / 128 64 32: anchor 32
     tables = TableSet({spec: compute(spec)}, min_probability=0.0)
@@ -423,15 +440,20 @@ def test_optional_block_tables_are_built_on_request_and_then_used(tmp_path):
     assert found.probability == 1.0 and str(found.move) == "left"
 
 
-def test_a_chain_table_is_built_by_name_and_then_used(tmp_path):
-    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "chain-10:32")
+def test_an_entry_table_is_built_by_name_and_then_used(tmp_path):
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "entry-11:32")
     assert result.exit_code == 0, result.output
     rows = _json_of(_run("tables", "info", "--dir", str(tmp_path), "--json"))["tables"]
-    assert [(t["free_cells"], t["goal"], t["status"]) for t in rows if t["shape"] == "chain"] == [
-        (10, 32, "ok"), (10, 64, "missing"), (10, 128, "missing"), (10, 256, "missing"),
-        (10, 512, "missing")]
-    assert "chain anchor   32: ok" in _run("tables", "info", "--dir", str(tmp_path)).output
-    assert load(tmp_path).tables.specs == [TableSpec(6, 5, CHAIN)]
+    assert [(t["free_cells"], t["goal"], t["status"]) for t in rows if t["shape"] == "entry"] == [
+        (11, 32, "ok"), (11, 64, "missing"), (11, 128, "missing")]
+    assert "entry goal     32: ok" in _run("tables", "info", "--dir", str(tmp_path)).output
+    assert load(tmp_path).tables.specs == [TableSpec(5, 5, ENTRY)]
+
+
+def test_what_each_shape_plays_for():
+    assert TableSpec(8, 9).goal_text == "build 512"
+    assert TableSpec(6, 9, CHAIN).goal_text == "ready a chain to 512"
+    assert TableSpec(5, 7, ENTRY).goal_text == "build 128 in the chain block"
 
 
 def test_hint_json_says_when_a_table_chose_the_move(tmp_path):
@@ -452,15 +474,15 @@ def test_hint_json_says_when_a_table_chose_the_move(tmp_path):
     assert data["from_table"] is False and data["table_probability"] is None
 
 
-def test_hint_says_what_a_chain_table_plays_for(tmp_path):
-    spec = TableSpec(6, 5, CHAIN)
+def test_hint_says_what_an_entry_table_plays_for(tmp_path):
+    spec = TableSpec(5, 5, ENTRY)
     save(spec, _built(spec), tmp_path)
-    # Block 1024 512 256 / 128 64 32 (anchor 32); 16 8 . 4 on row 2 and a 4
-    # below the gap: up lifts it into the gap, a ready chain 16 8 4 4.
-    board = "1024 512 256 2 / 128 64 32 8 / 16 8 . 4 / . . 4 ."
+    # Block 1024 512 256 / 128 64 (goal 32 on (1,2)); 32 there, 16 on (0,3),
+    # and 8 8 lower in column 3: up merges them into a 16 beside both.
+    board = "1024 512 256 16 / 128 64 32 . / . . . 8 / . . . 8"
     result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert "best move: up  (endgame table: 100.0% to ready a chain to 32)" in result.output
+    assert "best move: up  (endgame table: 100.0% to build 32 in the chain block)" in result.output
 
 
 def test_a_batch_worker_without_the_tables_stops_the_batch(tmp_path):
@@ -479,8 +501,8 @@ def test_batch_with_tables_records_them_and_refuses_to_mix(tmp_path):
     assert result.exit_code == 0, result.output
     summary = _json_of(result)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
-    assert all(r["tables"] == 0.8 for r in rows)
+    assert all(r["tables"] == DEFAULT_MIN_PROBABILITY for r in rows)
     moves = sum(r["moves"] for r in rows)
     assert summary["table_move_share"] == sum(r["table_moves"] for r in rows) / moves > 0
     result = _run("batch", "-n", "4", "-d", "1", "--no-tables", "-o", str(out))
-    assert result.exit_code == 2 and "tables at 0.8" in result.output and "no tables" in result.output
+    assert result.exit_code == 2 and "tables at 0.9" in result.output and "no tables" in result.output
