@@ -53,7 +53,7 @@ class SpecParam(click.ParamType):
               help="Build just this table (repeatable), e.g. --only 9:256; the optional "
                    "tables too, e.g. --only block-7:256 or --only chain-10:1024.")
 def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...]) -> None:
-    """Build the default tables (about 3.8 GB; peak memory is the largest table, 1.2 GB).
+    """Build the default tables (about 6.3 GB; peak memory is the largest table, 2.4 GB).
 
     Tables already built are kept, so after an interrupt the same command resumes.
     """

@@ -192,11 +192,11 @@ void s2048_game_new(s2048_game *g, uint64_t seed);
  * *cell and *value and returns the new board. board must have an empty cell. */
 uint64_t s2048_spawn(s2048_rng *r, uint64_t board, int *cell, int *value);
 /* Plays up to max_steps moves, writing one step each. A move comes from the
- * endgame tables when one covers the board with a success probability the
- * set trusts for that table's shape (tables may be NULL), else from the search (settings
- * as for s2048_analyze, its table cleared before every move). Stops early
- * when the game ends, or after the winning move if stop_at_win. Returns the
- * number of moves played, or -1 for a bad argument. */
+ * endgame tables when the probe's answer is trusted (the set's threshold for
+ * that table's shape; tables may be NULL), else from the search (settings as
+ * for s2048_analyze, its table cleared before every move). Stops early when
+ * the game ends, or after the winning move if stop_at_win. Returns the number
+ * of moves played, or -1 for a bad argument. */
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                     const s2048_tableset *tables,
                     int depth, double time_ms, double prune, int stop_at_win,

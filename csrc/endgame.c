@@ -69,8 +69,12 @@ static int chain_cap(int cell, int anchor)
     }
 }
 
-/* The entry shape's cap on free cell `cell`, given the goal rank g. */
-static int entry_cap(int cell, int goal) { return cell == 6 ? goal : cell >= 12 ? goal - 2 : goal - 1; }
+/* The entry shape's cap on free cell `cell`, given the goal rank g: the goal
+ * itself on (1,2) (cell 6), two below on the bottom row, one below elsewhere. */
+static int entry_cap(int cell, int goal)
+{
+    return cell == 6 ? goal : cell >= 12 ? goal - 2 : goal - 1;
+}
 
 /* 1 when (shape, frozen, goal) names a formation with a table. */
 static int formation_valid(int shape, int frozen, int goal)
@@ -193,8 +197,8 @@ static int goal_reached(const formation *f, board_t moved)
 /* The probability of the goal after a move to `moved` (before its spawn). */
 static double after_move(const formation *f, const uint16_t *table, board_t moved)
 {
-    /* A snake or block goal counts wherever the other tiles are; a chain is
-     * ready only within the caps. */
+    /* A snake or block goal counts wherever the other tiles are; a chain, or
+     * an entry block's goal tile and pair, only within the caps. */
     int capped_goal = f->shape == EG_CHAIN || f->shape == EG_ENTRY;
     if (!capped_goal && goal_reached(f, moved)) return 1.0;
     int64_t index = free_index(f, moved);
@@ -446,7 +450,8 @@ static void probe_blocks(const s2048_tableset *ts, board_t b, int s, s2048_probe
 static int within_chain_caps(board_t b, int a)
 {
     for (int cell = 3; cell < 16; cell++)
-        if (cell != 4 && cell != 5 && cell != 6 && board_cell(b, cell) > chain_cap(cell, a)) return 0;
+        if (cell != 4 && cell != 5 && cell != 6 && board_cell(b, cell) > chain_cap(cell, a))
+            return 0;
     return 1;
 }
 
@@ -485,7 +490,8 @@ static void probe_entry(const s2048_tableset *ts, board_t b, int s, s2048_probe 
     /* The frozen tiles: none empty, no two neighbours equal, the lower row
      * falling away from the corner, and (1,0), beside the free (2,0), above
      * its cap g-1. (1,1) and (0,2) are above g by the choice of g. */
-    int a00 = at(b, 0, 0), a01 = at(b, 0, 1), a02 = at(b, 0, 2), a10 = at(b, 1, 0), a11 = at(b, 1, 1);
+    int a00 = at(b, 0, 0), a01 = at(b, 0, 1), a02 = at(b, 0, 2);
+    int a10 = at(b, 1, 0), a11 = at(b, 1, 1);
     if (!a00 || !a01 || a00 == a01 || a01 == a02 || a00 == a10 || a01 == a11
         || a10 <= a11 || a11 == a02)
         return;

@@ -120,10 +120,14 @@ class TableSpec:
 # few free cells and need only small goals: cheap tables. Goals start at 32
 # because measured on paired seeds at depth 3, adding goal-16 tables lost 7% of
 # the mean score (the search builds 16s better than a table that keeps every
-# frozen tile still), and dropping goal 32 lost 6%. Chain blocks: anchors 32 to
-# 512 (1.6 GB, the biggest 610 M entries), +16,600 at depth 4 on 300 paired
-# games; anchor 1024 was never reached, at depth 4 or 6 (README, "Chain
-# formations").
+# frozen tile still), and dropping goal 32 lost 6%. Chain block: anchor 512
+# only (610 M entries, 1.2 GB), which plays every anchor up to its own (see
+# probe_chain in csrc/endgame.c): on paired seeds at depth 4 it beat one table
+# per anchor (32 to 512, each playing its own) by 48,200 and 25,100 (300 games
+# twice), anchor 256 for all did 37,000 worse and anchor 1024 for all 20,600
+# worse (README, "Chain formations"). Entry blocks, goals 32 to 128 (2.9 GB,
+# the biggest 1.2 G entries), which build the chain block's sixth tile:
+# +36,200 at depth 4 (README, "Entry tables").
 DEFAULT_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(11, g) for g in range(5, 9)),
     *(TableSpec(10, g) for g in range(5, 10)),
