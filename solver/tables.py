@@ -52,11 +52,11 @@ class TableError(Exception):
 SHAPES = ("snake", "block", "chain", "entry")   # csrc/endgame.h: EG_SNAKE .. EG_ENTRY
 CHAIN = 2
 ENTRY = 3
-# Chain and entry tables keep thresholds of their own. With
-# entry tables leading boards into the chain block, trusting every chain move
-# the table has (probability above 0) gained 13,800 ± 5,800 at depth 4 over
-# 0.8; the entry tables' threshold (0.8, 0.9, 0.95) made no measurable
-# difference at depth 3 (README, "Entry tables").
+# Chain and entry tables keep thresholds of their own. With entry tables
+# leading boards into the chain block, trusting every chain move the table has
+# (probability above 0) gained 13,800 ± 5,800 at depth 4 over 0.8; the entry
+# tables' threshold (0.8, 0.9, 0.95) made no measurable difference at depth 3
+# (README, "Which answer is played").
 DEFAULT_MIN_BY_SHAPE = {CHAIN: 0.0, ENTRY: 0.9}
 
 
