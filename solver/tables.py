@@ -249,6 +249,7 @@ class TableMove:
     move: Move
     probability: float   # of building the goal tile without moving a frozen tile
     spec: TableSpec
+    trusted: bool        # the probability reaches the set's threshold for the table's shape
 
 
 class TableSet:
@@ -261,7 +262,6 @@ class TableSet:
         ``min_by_shape`` (default: DEFAULT_MIN_BY_SHAPE) does not name."""
         if not 0.0 <= min_probability <= 1.0:
             raise ValueError(f"min_probability must be between 0 and 1, got {min_probability!r}")
-        self.min_probability = float(min_probability)
         own = DEFAULT_MIN_BY_SHAPE if min_by_shape is None else min_by_shape
         self.min_by_shape = {shape: float(own.get(shape, min_probability)) for shape in range(len(SHAPES))}
         self._tables = dict(tables)   # keeps the memory the C set points into alive
@@ -289,11 +289,13 @@ class TableSet:
         raw = ffi.new("s2048_probe *")
         if not lib.s2048_tables_probe(self.handle, int(board), raw):
             return None
-        return TableMove(Move(raw.dir), float(raw.probability), TableSpec(raw.frozen, raw.goal, raw.shape))
+        return TableMove(Move(raw.dir), float(raw.probability), TableSpec(raw.frozen, raw.goal, raw.shape),
+                         bool(raw.trusted))
 
     def trusts(self, found: TableMove | None) -> bool:
-        """Whether a probe's answer is sure enough to replace the search."""
-        return found is not None and found.probability >= self.min_by_shape[found.spec.shape]
+        """Whether a probe's answer is sure enough to replace the search: the C
+        probe judged it, against the same thresholds the C game loop uses."""
+        return found is not None and found.trusted
 
     def choose(self, board: Board | int) -> TableMove | None:
         """The table's move when it is sure enough to replace the search, else None."""
