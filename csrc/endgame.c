@@ -51,7 +51,8 @@ static int block_order(int frozen, int order[16])
     if (frozen != 5 && frozen != 6 && frozen != 9) return -1;
     int rows = (frozen + 1) / 3, n = 0, in_block[16];
     for (int cell = 0; cell < 16; cell++)
-        in_block[cell] = (cell & 3) < 3 && (cell >> 2) < rows && !(frozen == 5 && cell == 6);
+        in_block[cell] = (cell & 3) < 3 && (cell >> 2) < rows
+                      && !(frozen == EG_ENTRY_FROZEN && cell == EG_ENTRY_GOAL_CELL);
     for (int cell = 0; cell < 16; cell++)
         if (in_block[cell]) order[n++] = cell;
     for (int cell = 0; cell < 16; cell++)
@@ -70,10 +71,10 @@ static int chain_cap(int cell, int anchor)
 }
 
 /* The entry shape's cap on free cell `cell`, given the goal rank g: the goal
- * itself on (1,2) (cell 6), two below on the bottom row, one below elsewhere. */
+ * itself on its cell, two below on the bottom row, one below elsewhere. */
 static int entry_cap(int cell, int goal)
 {
-    return cell == 6 ? goal : cell >= 12 ? goal - 2 : goal - 1;
+    return cell == EG_ENTRY_GOAL_CELL ? goal : cell >= 12 ? goal - 2 : goal - 1;
 }
 
 /* 1 when (shape, frozen, goal) names a formation with a table. */
@@ -413,15 +414,17 @@ static void probe_oriented(const s2048_tableset *ts, board_t b, int s, s2048_pro
     }
 }
 
-/* 1 when the top-left block of 3 columns and `rows` rows is full and no two
- * neighbours in it are equal: then it moves as a table's placeholders do. */
-static int block_distinct(board_t b, int rows)
+/* 1 when the top-left block of 3 columns and `rows` rows, less cell `skip`
+ * (-1: none), is full and no two neighbours in it are equal: then it moves as
+ * a table's placeholders do. */
+static int block_distinct(board_t b, int rows, int skip)
 {
     for (int row = 0; row < rows; row++)
         for (int col = 0; col < 3; col++) {
-            int rank = at(b, row, col);
-            if (rank == 0 || (col < 2 && at(b, row, col + 1) == rank)
-                || (row + 1 < rows && at(b, row + 1, col) == rank))
+            int cell = 4 * row + col, rank = board_cell(b, cell);
+            if (cell == skip) continue;
+            if (rank == 0 || (col < 2 && cell + 1 != skip && at(b, row, col + 1) == rank)
+                || (row + 1 < rows && cell + 4 != skip && at(b, row + 1, col) == rank))
                 return 0;
         }
     return 1;
@@ -436,7 +439,7 @@ static void probe_blocks(const s2048_tableset *ts, board_t b, int s, s2048_probe
          * that can cover the board; without it there is nothing to check. */
         int k = 3 * rows, goal = at(b, rows - 1, 2);
         if (goal < EG_MIN_GOAL || goal > EG_MAX_GOAL || !ts->table[EG_BLOCK][k][goal]) continue;
-        if (!block_distinct(b, rows)) continue;
+        if (!block_distinct(b, rows, -1)) continue;
         /* Every block tile at least the anchor's. */
         int ok = 1;
         for (int row = 0; row < rows && ok; row++)
@@ -475,7 +478,7 @@ static void probe_chain(const s2048_tableset *ts, board_t b, int s, s2048_probe 
      * (0,3), be at least a (the other block tiles beside free cells are, by
      * the choice of a), and the free tiles be within a's caps, so that none
      * can merge into the block. */
-    if (!block_distinct(b, 2) || at(b, 0, 2) < a || !within_chain_caps(b, a) || chain_ready(b, a))
+    if (!block_distinct(b, 2, -1) || at(b, 0, 2) < a || !within_chain_caps(b, a) || chain_ready(b, a))
         return;
     consider(ts, EG_CHAIN, EG_CHAIN_FROZEN, t, b, s, best);
 }
@@ -488,12 +491,11 @@ static void probe_entry(const s2048_tableset *ts, board_t b, int s, s2048_probe 
     if (g > ts->entry_top) g = ts->entry_top;
     if (g < EG_ENTRY_MIN_GOAL || !ts->table[EG_ENTRY][EG_ENTRY_FROZEN][g]) return;
     /* The frozen tiles: none empty, no two neighbours equal, the lower row
-     * falling away from the corner, and (1,0), beside the free (2,0), above
-     * its cap g-1. (1,1) and (0,2) are above g by the choice of g. */
-    int a00 = at(b, 0, 0), a01 = at(b, 0, 1), a02 = at(b, 0, 2);
-    int a10 = at(b, 1, 0), a11 = at(b, 1, 1);
-    if (!a00 || !a01 || a00 == a01 || a01 == a02 || a00 == a10 || a01 == a11
-        || a10 <= a11 || a11 == a02)
+     * falling away from the corner (so (1,0), beside the free (2,0), is above
+     * its cap g-1), and (1,1) unlike (0,2). (1,1) and (0,2) are above g by
+     * the choice of g. */
+    if (!block_distinct(b, 2, EG_ENTRY_GOAL_CELL) || at(b, 1, 0) <= at(b, 1, 1)
+        || at(b, 1, 1) == at(b, 0, 2))
         return;
     if (entry_ready(b, g)) return;
     consider(ts, EG_ENTRY, EG_ENTRY_FROZEN, g, b, s, best);

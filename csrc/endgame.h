@@ -74,6 +74,7 @@
  *             g-1 g-1 g-1 g-1         or h on (0,3), h-1 on (1,3) and (2,3);
  *             g-2 g-2 g-2 g-2         or h on (2,2) and on (2,1), (3,2) or (2,3). */
 #define EG_ENTRY_FROZEN 5
+#define EG_ENTRY_GOAL_CELL 6   /* (1,2): the block's cell an entry table fills */
 #define EG_ENTRY_MIN_GOAL 3
 
 #define EG_MIN_FROZEN 6     /* 10 free cells */
