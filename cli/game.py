@@ -16,7 +16,7 @@ from solve2048.cli.params import SEED, open_tables, table_options
 from solve2048.moves import Move
 from solve2048.search import analyze
 from solve2048.session import SaveStore, Session
-from solve2048.tables import TableMove, TableSet
+from solve2048.tables import TableMove, TableSet, search_weights
 
 CELL_W, CELL_H = 8, 3
 BOARD_W, BOARD_H = 4 * CELL_W, 4 * CELL_H
@@ -148,7 +148,7 @@ class GameScreen:
             self.message = (f"hint: {table.move} (endgame table: {table.probability:.0%} "
                             f"to {table.spec.goal_text})")
             return
-        result = analyze(self.session.board, time_ms=HINT_TIME_MS)
+        result = analyze(self.session.board, time_ms=HINT_TIME_MS, weights=search_weights(self.tables))
         if result.best is None:
             self.message = "hint: no legal move"
             return
@@ -169,7 +169,7 @@ class GameScreen:
         if table is not None and not self.session.show_win_banner:
             self.play(table.move)
             return
-        result = analyze(self.session.board, depth="auto")
+        result = analyze(self.session.board, depth="auto", weights=search_weights(self.tables))
         if result.best is None or self.session.show_win_banner:
             self.autoplay = False
             return

@@ -12,6 +12,7 @@ from solve2048.cli.exits import EXIT_NO_MOVE
 from solve2048.cli.params import BOARD, DEPTH, TIME_MS, open_tables, search_options, table_options
 from solve2048.cli.render import board_text, duration, number
 from solve2048.engine import Prune
+from solve2048.tables import search_weights
 
 
 
@@ -30,8 +31,9 @@ def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: Prune
 
     Exit code 1 when no move is legal ("game over").
     """
-    result = analyze(board, depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb)
     tables = open_tables(no_tables, tables_dir, table_min_prob)
+    result = analyze(board, depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb,
+                     weights=search_weights(tables))
     covered = tables.probe(board) if tables and result.best is not None else None
     used = covered if tables and tables.trusts(covered) else None
     best = used.move if used else result.best

@@ -17,7 +17,7 @@ from solve2048.engine import DEFAULT_PRUNE, Prune, Weights, engine_prune, ffi, l
 from solve2048.moves import Move
 from solve2048.rng import MAX_SEED
 from solve2048.search import Depth, check_depth, check_limits
-from solve2048.tables import TableSet
+from solve2048.tables import TableSet, search_weights
 
 CHUNK = 4096
 
@@ -97,7 +97,8 @@ class Game:
         self._time_ms = check_limits(time_ms, prune)
         self._prune = engine_prune(prune)   # as C takes it, converted once
         self._stop_at_win = stop_at_win
-        self._evaluator = engine.evaluator(weights)
+        # Beside tables, the search plays their heuristic unless told otherwise.
+        self._evaluator = engine.evaluator(weights if weights is not None else search_weights(self.tables))
         self._searcher = searcher or engine.thread_searcher(tt_mb)
         self._state = ffi.new("s2048_game *")
         lib.s2048_game_new(self._state, self.seed)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solve2048.board import Board
-from solve2048.engine import ffi, lib
+from solve2048.engine import Weights, ffi, lib
 from solve2048.moves import Move
 
 MAGIC = b"S2048EGT"
@@ -115,33 +115,23 @@ class TableSpec:
         return f"{self.free_cells} free cells{kind}, {self.goal_word} {1 << self.goal}"
 
 
-# The default set. Snakes: every goal from 32 up to what fits in about 2.2 GB
-# (the biggest, 9 free cells up to 512, has 387 M entries). Long snakes leave
-# few free cells and need only small goals: cheap tables. Goals start at 32
-# because measured on paired seeds at depth 3, adding goal-16 tables lost 7% of
-# the mean score (the search builds 16s better than a table that keeps every
-# frozen tile still), and dropping goal 32 lost 6%. Chain block: anchor 512
-# only (610 M entries, 1.2 GB), which plays every anchor up to its own (see
-# probe_chain in csrc/endgame.c): on paired seeds at depth 4 it beat one table
-# per anchor (32 to 512, each playing its own) by 48,200 and 25,100 (300 games
-# twice), anchor 256 for all did 37,000 worse and anchor 1024 for all 20,600
-# worse (README, "Chain formations"). Entry blocks, goals 32 to 128 (2.9 GB,
-# the biggest 1.2 G entries), which build the chain block's sixth tile:
-# +36,200 at depth 4 (README, "Entry tables").
+# The default set: the chain block with anchor 512 (610 M entries, 1.2 GB),
+# which plays every anchor up to its own (see probe_chain in csrc/endgame.c),
+# and the entry blocks of goals 32 to 128 (2.9 GB, the biggest 1.2 G
+# entries), which build the chain block's sixth tile. On paired seeds at
+# depth 4, anchor 512 for every anchor beat one table per anchor by 48,200,
+# anchor 256 for all did 37,000 worse and anchor 1024 for all 20,600 worse
+# (README, "Chain formations"). The snake tables of earlier versions are no
+# longer built or read: beside the tables' heuristic (Weights.for_tables) they
+# cost 49,800 at depth 4 (README, "Which heuristic plays beside the tables").
 DEFAULT_SPECS: tuple[TableSpec, ...] = (
-    *(TableSpec(11, g) for g in range(5, 9)),
-    *(TableSpec(10, g) for g in range(5, 10)),
-    *(TableSpec(9, g) for g in range(5, 10)),
-    *(TableSpec(8, g) for g in range(5, 11)),
-    *(TableSpec(7, g) for g in range(5, 10)),
-    *(TableSpec(6, g) for g in range(5, 8)),
     TableSpec(6, 9, CHAIN),
     *(TableSpec(5, g, ENTRY) for g in range(5, 8)),
 )
 
 # Built only on request (``tables build --only block-7:256``), used when built:
 # the corner blocks of 3 columns, 3x3 (7 free cells) and 3x2 (10 free), the
-# formations of the perimeter-defence style. With our heuristic they changed
+# formations of the perimeter-defence style. With the default heuristic they changed
 # nothing measurable (README, "Block formations"), so they stay out of the
 # default set, for experiments with searches that play toward them. Also the
 # chain block with anchor 1024 (2.1 billion entries, 4.2 GB, 9 minutes), which
@@ -301,6 +291,12 @@ class TableSet:
         """The table's move when it is sure enough to replace the search, else None."""
         found = self.probe(board)
         return found if self.trusts(found) else None
+
+
+def search_weights(tables: TableSet | None) -> Weights | None:
+    """The heuristic for a search beside ``tables``: ``Weights.for_tables()``
+    when any table is loaded, else None (the default weights)."""
+    return Weights.for_tables() if tables is not None and len(tables) else None
 
 
 @dataclass(frozen=True)

@@ -121,9 +121,9 @@ def test_hint_from_an_endgame_table(tmp_path: Path) -> None:
     from solve2048.tables import TableSpec
     from solve2048.tables_build import build_all
 
-    build_all(tmp_path / "tables", (TableSpec(8, 5),))
-    # Eight frozen tiles down to the anchor 32; left makes 32 on the target for certain.
-    save_board(tmp_path, "2048 1024 512 256 / 32 64 128 512 / 16 16 . . / . . . .")
+    build_all(tmp_path / "tables", (TableSpec(9, 5, 1),))
+    # A 3x3 block down to the anchor 32; left merges 16 16 onto the cell below it.
+    save_board(tmp_path, "2048 1024 512 . / 1024 512 256 . / 256 128 32 . / 2 4 16 16")
     term = Terminal(tmp_path, "--tables-dir", str(tmp_path / "tables"))
     term.wait_for("welcome back")
     term.send("h")

@@ -14,7 +14,9 @@ from solve2048 import Board, reference
 from solve2048.game import Game
 from solve2048.reference_tables import (PATH, backup, chain_ready, entry_ready, free_caps, frozen_tiles,
                                         index_of, solve)
-from solve2048.tables import DEFAULT_MIN_BY_SHAPE, DEFAULT_MIN_PROBABILITY, TableError, TableSet, TableSpec, load, open_table
+from solve2048.engine import Weights
+from solve2048.tables import (DEFAULT_MIN_BY_SHAPE, DEFAULT_MIN_PROBABILITY, TableError, TableSet, TableSpec, load,
+                               open_table, search_weights)
 from solve2048.tables_build import build_all, compute, save
 
 # Tiny formations the oracle solves in about a second each: (frozen, goal, shape).
@@ -278,9 +280,8 @@ def test_the_entry_table_covers_its_block_and_nothing_else():
 
 def test_a_trusted_table_answer_comes_before_a_likelier_untrusted_one():
     # One board in two formations: the entry block (goal 16 on (1,2)) and
-    # the chain block with anchor (1,2) = 8. Whichever threshold lets its
-    # shape through decides which answer the probe, and a game, takes.
     # the chain block with anchor (1,2) = 16. Whichever threshold lets its
+    # shape through decides which answer the probe, and a game, takes.
     entry_spec, chain_spec = TableSpec(5, 4, ENTRY), TableSpec(6, 4, CHAIN)
     cells = _cells(5, 4, {6: 16, 15: 2}, shape=ENTRY)
     tables = {entry_spec: _built(entry_spec), chain_spec: _built(chain_spec)}
@@ -354,7 +355,10 @@ def test_build_all_skips_finished_tables(tmp_path):
 
 @pytest.fixture(scope="module")
 def small_tables() -> TableSet:
-    specs = [TableSpec(8, g) for g in (5, 6, 7)] + [TableSpec(7, g) for g in (5, 6)]
+    # Snakes, and the small chain and entry blocks that games at depth 1 reach
+    # when the search plays the tables' heuristic.
+    specs = ([TableSpec(8, g) for g in (5, 6, 7)] + [TableSpec(7, g) for g in (5, 6)]
+             + [TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY)])
     return TableSet({s: compute(s, jobs=2) for s in specs}, min_probability=0.5)
 
 
@@ -384,6 +388,16 @@ def test_games_with_tables_repeat_bit_for_bit(small_tables):
         second.score, second.moves, second.final_board, second.table_moves)
 
 
+def test_the_search_beside_tables_plays_the_tables_heuristic(small_tables):
+    assert search_weights(small_tables) == Weights.for_tables()
+    assert search_weights(None) is None and search_weights(TableSet({})) is None
+    beside = Game(4, depth=2, tables=small_tables).run()
+    told = Game(4, depth=2, tables=small_tables, weights=Weights.for_tables()).run()
+    default = Game(4, depth=2, tables=small_tables, weights=Weights()).run()
+    assert (beside.moves, beside.final_board) == (told.moves, told.final_board)
+    assert (beside.moves, beside.final_board) != (default.moves, default.final_board)
+
+
 # ---- the commands ----
 
 def _run(*args: str):
@@ -399,13 +413,14 @@ def _json_of(result) -> dict:
 
 
 def test_tables_build_info_and_a_damaged_file(tmp_path):
-    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "8:32", "--only", "9:32")
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "entry-11:32", "--only", "block-7:32")
     assert result.exit_code == 0, result.output
     result = _run("tables", "info", "--dir", str(tmp_path), "--json")
-    status = {(t["free_cells"], t["goal"]): t["status"] for t in _json_of(result)["tables"]}
-    assert status[(8, 32)] == status[(9, 32)] == "ok" and status[(9, 64)] == "missing"
+    status = {(t["shape"], t["free_cells"], t["goal"]): t["status"] for t in _json_of(result)["tables"]}
+    assert status[("entry", 11, 32)] == status[("block", 7, 32)] == "ok"
+    assert status[("entry", 11, 64)] == "missing"
 
-    damaged = tmp_path / TableSpec(8, 5).filename
+    damaged = tmp_path / TableSpec(9, 5, 1).filename
     damaged.write_bytes(damaged.read_bytes()[:-2])
     result = _run("tables", "info", "--dir", str(tmp_path))
     assert "damaged" in result.output and "torn" in result.output
@@ -428,7 +443,7 @@ def test_optional_block_tables_are_built_on_request_and_then_used(tmp_path):
     rows = _json_of(_run("tables", "info", "--dir", str(tmp_path), "--json"))["tables"]
     block = [t for t in rows if t["shape"] == "block"]
     assert [(t["free_cells"], t["goal"], t["status"]) for t in block] == [(7, 32, "ok")]
-    assert all(t["status"] == "missing" for t in rows if t["shape"] == "snake")
+    assert {t["shape"] for t in rows if t["status"] == "missing"} == {"chain", "entry"}
     text = _run("tables", "info", "--dir", str(tmp_path), "--no-verify").output
     assert "block goal     32: ok" in text and "9 optional tables not built" in text
     tables = load(tmp_path, min_probability=0.0).tables
@@ -457,11 +472,11 @@ def test_what_each_shape_plays_for():
 
 
 def test_hint_json_says_when_a_table_chose_the_move(tmp_path):
-    spec = TableSpec(8, 5)
+    spec = TableSpec(9, 5, 1)   # optional, so read from any directory that holds it
     save(spec, compute(spec), tmp_path)
-    # Eight frozen tiles down to the anchor 32 at the start of row 1; 16 16 on
-    # the target's row: left makes the 32 on the target, for certain.
-    board = "2048 1024 512 256 / 32 64 128 512 / 16 16 . . / . . . ."
+    # A 3x3 block down to the anchor 32; left merges 16 16 onto the cell below
+    # it, for certain.
+    board = "2048 1024 512 . / 1024 512 256 . / 256 128 32 . / 2 4 16 16"
     table = load(tmp_path, (spec,), min_probability=0.0).tables.probe(Board(board))
     assert table is not None and table.probability == 1.0 and str(table.move) == "left"
     result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path), "--json",
@@ -495,8 +510,8 @@ def test_a_batch_worker_without_the_tables_stops_the_batch(tmp_path):
 
 def test_batch_with_tables_records_them_and_refuses_to_mix(tmp_path):
     tables_dir, out = tmp_path / "tables", tmp_path / "games.jsonl"
-    build_all(tables_dir, (TableSpec(8, 5), TableSpec(8, 6), TableSpec(7, 5), TableSpec(7, 6)))
-    result = _run("batch", "-n", "4", "-d", "1", "-j", "1", "--tables-dir", str(tables_dir),
+    build_all(tables_dir, (TableSpec(5, 5, ENTRY), TableSpec(9, 5, 1), TableSpec(9, 6, 1)))
+    result = _run("batch", "-n", "4", "-d", "2", "-j", "1", "--tables-dir", str(tables_dir),
                   "-o", str(out), "--json")
     assert result.exit_code == 0, result.output
     summary = _json_of(result)
