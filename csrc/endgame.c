@@ -499,6 +499,17 @@ static void probe_entry(const s2048_tableset *ts, board_t b, int s, s2048_probe 
         return;
     if (entry_ready(b, g)) return;
     consider(ts, EG_ENTRY, EG_ENTRY_FROZEN, g, b, s, best);
+    /* Free tiles up to g (g - 1 on the bottom row), one rank over the caps of
+     * g's table but still below every frozen tile, are within the caps of the
+     * table one goal up: it plays them toward its own goal until the board's
+     * own goal is ready, when the search takes over (above). Its goal
+     * cell may hold g + 1, which would merge into the block, so that cell
+     * must stay at g. Beside the tables' heuristic (Weights.for_tables) this
+     * gained 112,400 at depth 3 and 56,100 at depth 4, on 300 paired seeds
+     * (README, "Entry tables"). */
+    if (g < ts->entry_top && at(b, 1, 2) <= g
+        && free_index(&ts->form[EG_ENTRY][EG_ENTRY_FROZEN][g], b) < 0)
+        consider(ts, EG_ENTRY, EG_ENTRY_FROZEN, g + 1, b, s, best);
 }
 
 int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *out)

@@ -278,6 +278,24 @@ def test_the_entry_table_covers_its_block_and_nothing_else():
         assert tables.probe(Board.from_cells(cells)) is None, cells
 
 
+def test_the_entry_table_one_goal_up_covers_free_tiles_over_the_caps():
+    # Block 256 128 64 / 32 16: goal 8 on (1,2), free tiles capped at 4 (2 on
+    # the bottom row). A free 8 beside the block is over that cap but below
+    # every frozen tile: the goal-16 table, with caps one rank higher, plays.
+    small, big = TableSpec(5, 3, ENTRY), TableSpec(5, 4, ENTRY)
+    both = TableSet({small: _built(small), big: _built(big)}, 0.0, {ENTRY: 0.0})
+    only_small = TableSet({small: _built(small)}, 0.0, {ENTRY: 0.0})
+    over = Board.from_cells(_cells(5, 3, {3: 8, 15: 2}, shape=ENTRY))
+    assert only_small.probe(over) is None
+    assert both.probe(over).spec == big
+    within = Board.from_cells(_cells(5, 3, {3: 4, 15: 2}, shape=ENTRY))
+    assert both.probe(within).spec == small
+    # Not covered: 16 on the goal cell (it could merge into the block's 16),
+    # a free 16, an 8 on the bottom row.
+    for free in ({6: 16, 15: 2}, {3: 16}, {12: 8}):
+        assert both.probe(Board.from_cells(_cells(5, 3, free, shape=ENTRY))) is None, free
+
+
 def test_a_trusted_table_answer_comes_before_a_likelier_untrusted_one():
     # One board in two formations: the entry block (goal 16 on (1,2)) and
     # the chain block with anchor (1,2) = 16. Whichever threshold lets its
