@@ -22,7 +22,9 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # The interval always holds p; rounding must not push an end past it
+    # (at p = 1 the upper end came out as 0.9999999999999998).
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def reach_tiles(rows: Sequence[dict]) -> list[int]:

@@ -41,6 +41,25 @@ def test_wilson_interval_known_values() -> None:
     assert summarize(ROWS)["reach_ci"]["2048"] == list(wilson_interval(3, 4))
 
 
+def test_wilson_interval_holds_the_share_itself() -> None:
+    # At 300 of 300 the upper end once came out below 1, and --plot then
+    # failed on a negative error bar.
+    for n in range(1, 1001):
+        for k in (0, n // 3, n):
+            lo, hi = wilson_interval(k, n)
+            assert 0.0 <= lo <= k / n <= hi <= 1.0, (k, n)
+
+
+def test_plot_of_a_batch_where_every_game_reached_a_tile(tmp_path) -> None:
+    from solve2048.cli.plot import write_plot
+
+    rows = [row(i, 30_000 + i, 4096 if i % 2 else 2048) for i in range(300)]
+    summary = summarize(rows)
+    assert summary["reach"]["2048"] == 1.0 and summary["reach_ci"]["2048"][1] == 1.0
+    write_plot(str(tmp_path / "p.png"), summary, [r["score"] for r in rows])
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_compare_flags_only_real_differences() -> None:
     weak = [row(i, 20_000 + (i % 7) * 100, 1024 if i % 2 else 2048) for i in range(200)]
     strong = [row(i, 40_000 + (i % 7) * 100, 4096) for i in range(200)]
