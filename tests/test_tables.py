@@ -409,6 +409,10 @@ def test_games_with_tables_repeat_bit_for_bit(small_tables):
 def test_the_search_beside_tables_plays_the_tables_heuristic(small_tables):
     assert search_weights(small_tables) == Weights.for_tables()
     assert search_weights(None) is None and search_weights(TableSet({})) is None
+    assert search_weights(small_tables, 1) is None       # greedy: the default weights
+    greedy = Game(4, depth=1, tables=small_tables).run()
+    greedy_default = Game(4, depth=1, tables=small_tables, weights=Weights()).run()
+    assert (greedy.moves, greedy.final_board) == (greedy_default.moves, greedy_default.final_board)
     beside = Game(4, depth=2, tables=small_tables).run()
     told = Game(4, depth=2, tables=small_tables, weights=Weights.for_tables()).run()
     default = Game(4, depth=2, tables=small_tables, weights=Weights()).run()
