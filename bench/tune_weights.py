@@ -2,7 +2,9 @@
 
 Usage: python bench/tune_weights.py [--reuse-deeper] [--tables DIR] [--seed S]
            DEPTH GAMES JOBS 'name=value,...' ['name=value,...' ...]
-An empty spec ('') is the default weights. Game i uses seed S + i (default
+An empty spec ('') is the default weights; a spec that starts with 'tables'
+starts from Weights.for_tables() instead (e.g. 'tables,lost_penalty=16384').
+Game i uses seed S + i (default
 1,000,000); --tables plays with the endgame tables found in DIR. Prints mean
 score ± standard error and the reach rates per set; weights that win here must
 be confirmed at deeper depths.
@@ -23,11 +25,15 @@ from solve2048.tables import load as load_tables
 
 
 def parse(spec: str) -> Weights:
+    items = [item for item in spec.split(",") if item]
+    base = Weights()
+    if items and items[0].strip() == "tables":
+        base, items = Weights.for_tables(), items[1:]
     changes = {}
-    for item in filter(None, spec.split(",")):
+    for item in items:
         name, value = item.split("=")
         changes[name.strip()] = float(value)
-    return replace(Weights(), **changes)
+    return replace(base, **changes)
 
 
 _searchers: dict[bool, Searcher] = {}

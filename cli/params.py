@@ -123,7 +123,7 @@ def table_options(command):
     return click.option(
         "--table-min-prob", type=click.FloatRange(0, 1), default=DEFAULT_MIN_PROBABILITY,
         show_default=True,
-        help="Take a snake or block table's move only when its success probability is at "
+        help="Take an optional block table's move only when its success probability is at "
              "least this (chain tables are trusted at any probability, entry tables from 0.9).",
     )(command)
 

@@ -15,9 +15,11 @@ void s2048_default_weights(s2048_weights *w)
 {
     /* The published terms, with empty_weight (270) and mono_weight (47) retuned
      * by bench/tune_weights.py on paired seeds at depths 2, 3 and 4, and the
-     * corner term on, which keeps the big tiles in the snakes that the
-     * endgame tables cover (with tables: +23% mean score at depth 3, +7% at
-     * depth 4, paired seeds; README, "Figures", "Heuristic weights"). */
+     * corner term on, which keeps the big tiles in one corner (measured with
+     * the snake tables of the time: +23% mean score at depth 3, +7% at depth
+     * 4, paired seeds; README, "Figures", "Heuristic weights"). Beside the
+     * endgame tables the search uses Weights.for_tables() instead (Python,
+     * solver/engine.py): the chain term alone. */
     w->lost_penalty = 200000.0;
     w->empty_weight = 1200.0;
     w->merges_weight = 700.0;
