@@ -31,7 +31,7 @@ def _megabytes(n: int) -> str:
 
 
 class SpecParam(click.ParamType):
-    """FREE:GOAL (snake), block-FREE:GOAL or chain-FREE:ANCHOR, e.g. 9:256: one known table."""
+    """entry-FREE:GOAL, chain-FREE:ANCHOR or block-FREE:GOAL, e.g. entry-11:64: one known table."""
 
     name = "FREE:GOAL"
 
@@ -50,10 +50,10 @@ class SpecParam(click.ParamType):
 @click.option("-j", "--jobs", type=click.IntRange(1, 256), default=None,
               help="Threads per table  [default: all cores]")
 @click.option("--only", "only", type=SpecParam(), multiple=True,
-              help="Build just this table (repeatable), e.g. --only 9:256; the optional "
+              help="Build just this table (repeatable), e.g. --only entry-11:64; the optional "
                    "tables too, e.g. --only block-7:256 or --only chain-10:1024.")
 def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...]) -> None:
-    """Build the default tables (about 6.3 GB; peak memory is the largest table, 2.4 GB).
+    """Build the default tables (about 4.1 GB; peak memory is the largest table, 2.4 GB).
 
     Tables already built are kept, so after an interrupt the same command resumes.
     """
