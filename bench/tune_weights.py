@@ -3,7 +3,7 @@
 Usage: python bench/tune_weights.py [--reuse-deeper] [--tables DIR] [--seed S]
            DEPTH GAMES JOBS 'name=value,...' ['name=value,...' ...]
 An empty spec ('') is the default weights; a spec that starts with 'tables'
-starts from Weights.for_tables() instead (e.g. 'tables,lost_penalty=16384').
+starts from Weights.for_tables() instead (e.g. 'tables,lost_penalty=65536').
 Game i uses seed S + i (default
 1,000,000); --tables plays with the endgame tables found in DIR. Prints mean
 score ± standard error and the reach rates per set; weights that win here must
