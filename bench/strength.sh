@@ -5,7 +5,7 @@
 # after an interrupt and each batch plays only the seeds it is missing.
 #
 #   solve2048 tables build          # once, before the runs with tables
-#   sh bench/strength.sh            # about 30 minutes on 2 cores
+#   sh bench/strength.sh            # about an hour on 2 cores
 #   sh bench/strength.sh DIR        # the same, results in DIR instead
 set -e
 mkdir -p "${1:-$(dirname "$0")/results}"
@@ -15,9 +15,9 @@ run() {  # depth games variant
     solve2048 batch --games "$2" --depth "$1" --jobs 1 $flag --out "depth$1-$3.jsonl" \
         --plot "depth$1-$3.png" > "depth$1-$3.txt"
 }
-{ run 4 1000 tables; run 5 300 tables; } &
+{ run 5 600 tables; run 4 300 search; } &
 {
-    run 4 300 search
+    run 4 1000 tables
     run 3 1000 search; run 3 1000 tables
     run 2 2000 search; run 2 2000 tables
     run 5 300 search

@@ -169,9 +169,10 @@ class Weights:
         used only beside them, at depth 2 and more (tables.search_weights).
         ``lost_penalty`` is the value of every line of a live board over a lost
         one (a lost board scores 0): 16,384 rather than 65,536 came out ahead
-        at depths 3, 4 and 5 on paired seeds (+7,900 at depth 4 on 1,000
-        games, +10,400 and 32768 in 57.7% instead of 54.8% at depth 5 on 600;
-        README, "Which heuristic plays beside the tables")."""
+        at depths 4 and 5 on paired seeds (+7,900 at depth 4 on 1,000 games,
+        +10,400 and 32768 in 57.7% instead of 54.8% at depth 5 on 600), level
+        at depth 3, behind at depth 2 (-1,800) and on 100 games at depth 6
+        (-38,000) (README, "Which heuristic plays beside the tables")."""
         return cls(lost_penalty=16384.0, empty_weight=0.0, merges_weight=0.0, mono_weight=0.0,
                    sum_weight=0.0, corner_weight=0.0, chain_weight=1.0)
 
