@@ -16,8 +16,10 @@ from solve2048.record import RecordError, replay
 @pytest.fixture(scope="module")
 def record(tmp_path_factory) -> list[str]:
     path = tmp_path_factory.mktemp("rec") / "game.jsonl"
-    result = CliRunner().invoke(cli, ["play", "-d", "2", "-s", "4", "--record", str(path), "--json"],
-                                catch_exceptions=False)
+    # --no-tables: a module fixture runs before conftest empties SOLVE2048_TABLES, and
+    # the game must not depend on tables installed on this machine.
+    result = CliRunner().invoke(cli, ["play", "-d", "2", "-s", "4", "--no-tables", "--record", str(path),
+                                      "--json"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return path.read_text().splitlines()
 
