@@ -1,20 +1,40 @@
 """Batch results files: JSON Lines, one finished game a line, appended as games end.
 
-Reading is defensive: the file is untrusted. A torn last line (a run killed in
-the middle of a write) is cut off and reported; any other bad line is an error
-naming the line, and the file is left as it is.
+Reading is defensive: the file is untrusted. It must be a regular file (a device
+such as /dev/zero or a pipe would be read forever), it is read a line at a time
+with each line capped at MAX_LINE, and every line must be a game the rules allow
+(see ``check_game``). A torn last line (a run killed in the middle of a write)
+is cut off and reported; any other bad line is an error naming the file, the
+line and the field, and the file is left as it is.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import stat
 from dataclasses import dataclass
 from typing import IO
+
+from solve2048.engine import MAX_DEPTH, check_prune
+from solve2048.rng import MAX_SEED
+from solve2048.search import check_depth
 
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
           "prune", "tt_mb", "tables", "table_moves")
+# Every line a batch writes starts so (append_row writes FIELDS in order): only
+# a tail that could be the start of such a line is taken for a torn write.
+LINE_START = b'{"seed": '
+
+# The tile ladder a results line may record: 2 up to 2^17. The engine's 4-bit
+# cells stop at 32768, but larger tiles are planned and must stay readable.
+MAX_TILE_EXPONENT = 17
+WIN_TILE = 2048
+CELLS = 16
+SPAWN_MIN, SPAWN_MAX = 2, 4
+START_TILES = 2  # a game starts with two spawned tiles, and every move spawns one more
 
 
 class ResultsFileError(ValueError):
@@ -27,23 +47,189 @@ class LoadedResults:
     repaired: str | None  # a warning when a torn last line was removed
 
 
-def _valid_row(obj: object) -> bool:
-    if not isinstance(obj, dict):
-        return False
-    for key in ("seed", "score", "max_tile", "moves"):
-        value = obj.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            return False
-    seconds = obj.get("seconds")
-    return isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds >= 0
+# ---- what a game can be ----------------------------------------------------------
+#
+# The bounds below follow from the rules alone, so no real game can fail them:
+# * Every merge scores the tile it makes, so a game's score is the sum, over the
+#   tiles on its final board, of what building each one scored. A tile 2^j built
+#   from 2s scored (j-1)·2^j, the most it can; built from 4s, (j-2)·2^j, the
+#   least. A score is a sum of merged tiles, each 4 or more: a multiple of 4.
+# * The final board holds at most 16 tiles, each at most the largest 2^k, and
+#   its tiles add up to the spawned ones: 2 or 4 each, 2 + moves of them. So
+#   the tile sum T is at most min(16·2^k, 4·(moves + 2)), the score at most
+#   (k-1)·T, the largest tile at most 4·(moves + 2), and the moves at most
+#   16·2^k / 2 - 2 (every spawn adds at least 2 to T).
+# * At least (k-2)·2^k was scored making the largest tile itself.
+# * 2048 cannot appear before move 2048/4 - 2 = 510.
 
 
-def _parse(raw: bytes) -> dict | None:
+def _whole(row: dict, key: str, low: int = 0, high: int | None = None) -> int:
+    value = row.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{key} {value!r} is not a whole number" if key in row else f"{key} is missing")
+    if value < low or (high is not None and value > high):
+        span = f"from {low:,} to {high:,}" if high is not None else f"{low:,} or more"
+        raise ValueError(f"{key} {value:,} is not {span}")
+    return value
+
+
+def _real(row: dict, key: str, low: float, high: float | None = None) -> float:
+    value = row.get(key)
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or value < low or (high is not None and value > high)):
+        span = f"from {low:g} to {high:g}" if high is not None else f"{low:g} or more"
+        raise ValueError(f"{key} {value!r} is not a finite number {span}" if key in row
+                         else f"{key} is missing")
+    return float(value)
+
+
+def _exponent(max_tile: int) -> int:
+    k = max_tile.bit_length() - 1
+    if max_tile < 2 or max_tile != 1 << k or k > MAX_TILE_EXPONENT:
+        raise ValueError(f"max_tile {max_tile:,} is not a power of two from 2 to {1 << MAX_TILE_EXPONENT:,}")
+    return k
+
+
+def score_bounds(max_tile_exponent: int, moves: int) -> tuple[int, int]:
+    """The least and the most a game of ``moves`` moves whose largest tile is
+    2^k can have scored (see the reasoning above)."""
+    k = max_tile_exponent
+    tile_sum = min(CELLS << k, SPAWN_MAX * (moves + START_TILES))
+    return max(0, (k - 2) << k), max(0, (k - 1) * tile_sum)
+
+
+def _check_score_and_moves(row: dict) -> None:
+    max_tile = _whole(row, "max_tile")
+    k = _exponent(max_tile)
+    moves = _whole(row, "moves")
+    most_moves = (CELLS << k) // SPAWN_MIN - START_TILES
+    if moves > most_moves:
+        raise ValueError(f"moves {moves:,} are more than a game whose largest tile is {max_tile:,} "
+                         f"can last (at most {most_moves:,})")
+    if max_tile > SPAWN_MAX * (moves + START_TILES):
+        raise ValueError(f"max_tile {max_tile:,} cannot be made in {moves:,} moves")
+    score = _whole(row, "score")
+    low, high = score_bounds(k, moves)
+    if score % 4:
+        raise ValueError(f"score {score:,} is not a multiple of 4 (every merge scores 4 or more)")
+    if not low <= score <= high:
+        raise ValueError(f"score {score:,} is outside {low:,}..{high:,}, what a game of {moves:,} "
+                         f"moves whose largest tile is {max_tile:,} can score")
+
+
+def _check_win(row: dict) -> None:
+    reached = row["max_tile"] >= WIN_TILE
+    won, won_at = row.get("won"), row.get("won_at_move")
+    if won is not None:
+        if not isinstance(won, bool):
+            raise ValueError(f"won {won!r} is not true or false")
+        if won != reached:
+            raise ValueError(f"won is {str(won).lower()} but max_tile is {row['max_tile']:,}")
+        if "won_at_move" in row and (won_at is not None) != won:
+            raise ValueError(f"won_at_move {won_at!r} does not agree with won {str(won).lower()}")
+    if won_at is not None:
+        if not reached:
+            raise ValueError(f"won_at_move {won_at!r} but max_tile {row['max_tile']:,} is below {WIN_TILE}")
+        _whole(row, "won_at_move", WIN_TILE // SPAWN_MAX - START_TILES, row["moves"])
+
+
+def _check_settings(row: dict) -> None:
+    if row.get("depth") is not None:
+        try:
+            check_depth(row["depth"])
+        except ValueError:
+            raise ValueError(f"depth {row['depth']!r} is not 'auto' or a depth from 1 to {MAX_DEPTH}") from None
+    if row.get("prune") is not None:
+        try:
+            check_prune(row["prune"])
+        except ValueError:
+            raise ValueError(f"prune {row['prune']!r} is not 'auto' or a number from 0 to 1") from None
+    if row.get("tt_mb") is not None:
+        _real(row, "tt_mb", 0)
+    if row.get("tables") is not None:
+        _real(row, "tables", 0, 1)
+    if row.get("table_moves") is not None:
+        _whole(row, "table_moves", 0, row["moves"])
+
+
+def check_game(row: object) -> dict:
+    """Returns ``row`` if it is a game result the rules allow, else raises
+    ValueError naming the first field that is wrong. Fields older lines lack
+    (won, won_at_move, prune, tt_mb, tables, table_moves, depth) may be absent."""
+    if not isinstance(row, dict):
+        raise ValueError(f"a game result is a JSON object, not {type(row).__name__}")
+    _whole(row, "seed", 0, MAX_SEED)
+    _check_score_and_moves(row)
+    _real(row, "seconds", 0)
+    _check_win(row)
+    _check_settings(row)
+    return row
+
+
+# ---- reading -----------------------------------------------------------------------
+
+
+def _parse(raw: bytes) -> object:
+    """The JSON value of a line, or raises ValueError."""
     try:
-        obj = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, RecursionError, ValueError):  # JSONDecodeError is a ValueError
+        raise ValueError(f"{raw[:80]!r}") from None
+
+
+def _open_regular(path: str) -> IO[bytes] | None:
+    """The file opened for reading, None when it does not exist; refuses
+    anything but a regular file. Opened without blocking, so that a pipe is
+    refused instead of waited on."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
         return None
-    return obj if _valid_row(obj) else None
+    except OSError as error:
+        raise ResultsFileError(f"cannot read {path}: {error.strerror or error}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ResultsFileError(f"{path} is not a regular file, so it cannot be a results file")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+class _Reader:
+    """The rows read so far, with the line each seed was first seen on."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.rows: list[dict] = []
+        self.seed_lines: dict[int, int] = {}
+
+    def add(self, number: int, row: object) -> None:
+        try:
+            check_game(row)
+        except ValueError as error:
+            raise ResultsFileError(f"{self.path}: line {number} is not a game result: {error}") from None
+        first = self.seed_lines.setdefault(row["seed"], number)
+        if first != number:
+            raise ResultsFileError(f"{self.path}: line {number} repeats seed {row['seed']} of line {first}")
+        self.rows.append(row)
+
+    def add_raw(self, number: int, raw: bytes) -> None:
+        try:
+            row = _parse(raw)
+        except ValueError as error:
+            raise ResultsFileError(f"{self.path}: line {number} is not a game result: {error}") from None
+        self.add(number, row)
+
+
+def _torn(tail: bytes) -> bool:
+    """Whether a last line without its newline is the start of one a batch writes."""
+    if not LINE_START.startswith(tail[: len(LINE_START)]):
+        return False
+    try:
+        _parse(tail)
+    except ValueError:
+        return True
+    return False  # a whole JSON value: judged as a line, not cut
 
 
 def load(path: str, repair: bool = True) -> LoadedResults:
@@ -51,38 +237,41 @@ def load(path: str, repair: bool = True) -> LoadedResults:
     the text after the last newline is what an interrupted write left. With
     ``repair`` the file itself is mended (a torn tail cut off, a whole one given
     its newline), so that appending goes on from a clean end."""
-    if not os.path.exists(path):
+    stream = _open_regular(path)
+    if stream is None:
         return LoadedResults([], None)
-    with open(path, "rb") as stream:
-        data = stream.read()
-    body, newline, tail = data.rpartition(b"\n")
-    rows: list[dict] = []
-    for number, raw in enumerate(body.split(b"\n") if newline else [], start=1):
-        if not raw.strip():
-            continue
-        row = _parse(raw)
-        if row is None:
-            raise ResultsFileError(f"{path}: line {number} is not a game result: {raw[:80]!r}")
-        rows.append(row)
+    reader = _Reader(path)
+    clean_end = 0    # the offset just after the last newline
+    tail = b""
+    number = 0
+    with stream:
+        while raw := stream.readline(MAX_LINE + 1):
+            number += 1
+            if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                raise ResultsFileError(f"{path}: line {number} is longer than {MAX_LINE} bytes, "
+                                       "so it is not a game result")
+            if not raw.endswith(b"\n"):
+                tail = raw
+                break
+            clean_end += len(raw)
+            if raw.strip():
+                reader.add_raw(number, raw)
     warning = None
     if tail.strip():
-        row = _parse(tail)
-        number = data.count(b"\n") + 1
-        if row is None and (not rows or len(tail) > MAX_LINE):
-            # Not the end of a results file that a run was writing: leave it alone.
-            raise ResultsFileError(f"{path}: line {number} is not a game result: {tail[:80]!r}")
-        if row is not None:
-            rows.append(row)
-        else:
+        if _torn(tail):
             warning = f"{path}: line {number} was cut off by an interrupted run; removed it"
+        else:
+            # A whole line that lost only its newline, or not the end of a
+            # results file that a run was writing: then an error, the file left alone.
+            reader.add_raw(number, tail)
         if repair:
-            with open(path, "r+b") as stream:
-                if row is not None:  # a whole line that lost only its newline
-                    stream.seek(0, os.SEEK_END)
-                    stream.write(b"\n")
+            with open(path, "r+b") as out:
+                if warning is None:
+                    out.seek(0, os.SEEK_END)
+                    out.write(b"\n")
                 else:
-                    stream.truncate(len(body) + len(newline))
-    return LoadedResults(rows, warning)
+                    out.truncate(clean_end)
+    return LoadedResults(reader.rows, warning)
 
 
 def append_row(stream: IO[str], row: dict) -> None:

@@ -74,7 +74,7 @@ def test_torn_last_line_is_removed_with_one_warning(tmp_path: Path) -> None:
 
 def test_corrupt_middle_line_is_an_error_and_the_file_is_kept(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    out.write_text('{"seed": 0, "depth": 1, "score": 5, "max_tile": 8, "moves": 3, "seconds": 0.1}\nnot json\n')
+    out.write_text('{"seed": 0, "depth": 1, "score": 12, "max_tile": 8, "moves": 3, "seconds": 0.1}\nnot json\n')
     before = out.read_bytes()
     result = invoke("-n", "3", "-d", "1", "-o", str(out))
     assert result.exit_code == 2 and "line 2 is not a game result" in result.output
@@ -89,7 +89,7 @@ def test_corrupt_middle_line_is_an_error_and_the_file_is_kept(tmp_path: Path) ->
 
 def test_lines_without_prune_were_played_at_the_old_fixed_prune(tmp_path: Path) -> None:
     out = tmp_path / "old.jsonl"
-    out.write_text('{"seed": 0, "depth": 1, "score": 5, "max_tile": 8, "moves": 3, "seconds": 0.1}\n')
+    out.write_text('{"seed": 0, "depth": 1, "score": 12, "max_tile": 8, "moves": 3, "seconds": 0.1}\n')
     result = invoke("-n", "2", "-d", "1", "-o", str(out))          # the default, prune auto
     assert result.exit_code == 2 and "prune 0.0001" in result.output
     result = invoke("-n", "2", "-d", "1", "--prune", "0.0001", "-o", str(out))
