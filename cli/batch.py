@@ -143,7 +143,7 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
             out.close()
 
     everything = rows + new_rows
-    summary = stats.summarize(everything, depth=depth, seed=seed)
+    summary = stats.summarize(everything, depth=depth)
     if as_json:
         click.echo(json.dumps(summary))
     else:
@@ -177,9 +177,7 @@ def stats_command(path, compare, as_json, plot_path) -> None:
     rows = _load(path, repair=False)
     if not rows:
         raise InputError(f"{path} holds no games")
-    depths = {r.get("depth") for r in rows}
-    summary = stats.summarize(rows, depth=depths.pop() if len(depths) == 1 else None,
-                              seed=min(r["seed"] for r in rows))
+    summary = stats.summarize(rows)
     click.echo(json.dumps(summary) if as_json else summary_text(summary))
     if plot_path:
         write_plot(plot_path, summary, [r["score"] for r in rows])

@@ -3,11 +3,43 @@
 from __future__ import annotations
 
 
+SHOWN_RANGES = 4  # seed ranges named in full; beyond, the first and last few
+
+
+def _range_text(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}–{last}"
+
+
+def seeds_text(ranges: list[list[int]]) -> str:
+    """'seed 7', 'seeds 0–4, 100–101', or for many ranges 'seeds 0–4, 7, …, 90–99 (12 ranges)'."""
+    if not ranges:
+        return ""
+    if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
+        return f"seed {ranges[0][0]}"
+    if len(ranges) <= SHOWN_RANGES:
+        return "seeds " + ", ".join(_range_text(*r) for r in ranges)
+    shown = [_range_text(*r) for r in ranges[: SHOWN_RANGES - 1]] + ["…", _range_text(*ranges[-1])]
+    return "seeds " + ", ".join(shown) + f" ({len(ranges):,} ranges)"
+
+
+def _games_detail(s: dict) -> str:
+    """What the games are: their depth(s) and seeds, as the summary found them."""
+    depths = s.get("depths") or ([s["depth"]] if s.get("depth") is not None else [])
+    parts = []
+    if len(depths) == 1:
+        parts.append(f"depth {depths[0]}")
+    elif depths:
+        parts.append("depths " + ", ".join(str(d) for d in depths))
+    if s.get("seeds"):
+        parts.append(seeds_text(s["seeds"]))
+    return f"  ({'; '.join(parts)})" if parts else ""
+
+
 def summary_text(s: dict) -> str:
     score = s["score"]
     games = s["games"]
     lines = [
-        f"games        {games:,}" + (f"  (depth {s['depth']}, seeds from {s['seed']})" if s.get("depth") is not None else ""),
+        f"games        {games:,}{_games_detail(s)}",
         f"score        mean {score['mean']:,.0f} · median {score['median']:,.0f} · std {score['std']:,.0f}"
         f" · min {score['min']:,} · max {score['max']:,}",
         f"moves/game   {s['moves'] / games:,.0f}" if games else "moves/game   -",

@@ -1,14 +1,14 @@
 """Summary statistics of many games: the figures 2048 AIs are compared by.
 
 Pure functions on result rows (dicts with at least score, max_tile, moves,
-seconds); no I/O here.
+seconds; seed and depth when known); no I/O here.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 FIRST_REACH_TILE = 2048
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -38,9 +38,42 @@ def reach_tiles(rows: Sequence[dict]) -> list[int]:
     return tiles
 
 
+def seed_ranges(seeds: Iterable[int]) -> list[list[int]]:
+    """The seeds, sorted, as inclusive [first, last] runs of consecutive seeds:
+    seeds 0-4 and 100-101 are [[0, 4], [100, 101]]."""
+    ranges: list[list[int]] = []
+    for seed in sorted(set(seeds)):
+        if ranges and seed == ranges[-1][1] + 1:
+            ranges[-1][1] = seed
+        else:
+            ranges.append([seed, seed])
+    return ranges
+
+
+def _depth_order(depth: object) -> tuple:
+    # Numbers in order, then 'auto' (or anything else) by name.
+    return (0, depth, "") if isinstance(depth, int) else (1, 0, str(depth))
+
+
+def depths_of(rows: Sequence[dict]) -> list:
+    """The distinct depths the rows record, numbers first, then 'auto'."""
+    return sorted({r["depth"] for r in rows if r.get("depth") is not None}, key=_depth_order)
+
+
 def summarize(rows: Sequence[dict], depth: object = None, seed: object = None) -> dict:
-    """The stable summary of ``solve2048 batch --json`` and ``stats --json``."""
+    """The stable summary of ``solve2048 batch --json`` and ``stats --json``.
+
+    It describes the games it is given: ``seeds`` lists their seeds as sorted
+    inclusive ranges ([[0, 4], [100, 101]]), ``depths`` their distinct depths.
+    ``seed`` (the smallest seed) and ``depth`` (the one depth, None when mixed
+    or unknown) are kept for older readers; a caller may name the depth."""
     n = len(rows)
+    depths = depths_of(rows)
+    if depth is None and len(depths) == 1:
+        depth = depths[0]
+    seeds = seed_ranges(int(r["seed"]) for r in rows if r.get("seed") is not None)
+    if seed is None and seeds:
+        seed = seeds[0][0]
     scores = [int(r["score"]) for r in rows]
     moves = sum(int(r["moves"]) for r in rows)
     seconds = sum(float(r["seconds"]) for r in rows)
@@ -54,6 +87,8 @@ def summarize(rows: Sequence[dict], depth: object = None, seed: object = None) -
         "games": n,
         "depth": depth,
         "seed": seed,
+        "seeds": seeds,
+        "depths": depths,
         "score": {
             "mean": statistics.fmean(scores) if n else 0.0,
             "median": statistics.median(scores) if n else 0.0,

@@ -30,8 +30,9 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     result = invoke("-n", "12", "-d", "1", "-s", "100", "-j", "2", "-o", str(out), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"games", "depth", "seed", "score", "reach", "reach_ci", "moves", "seconds",
-                         "moves_per_second", "table_move_share"}
+    assert set(data) == {"games", "depth", "seed", "seeds", "depths", "score", "reach", "reach_ci", "moves",
+                         "seconds", "moves_per_second", "table_move_share"}
+    assert data["seeds"] == [[100, 111]] and data["depths"] == [1] and data["seed"] == 100
     assert set(data["score"]) == {"mean", "median", "std", "min", "max"}
     rows = load(str(out)).rows
     assert set(rows[0]) == {"seed", "depth", "score", "max_tile", "moves", "won", "won_at_move",
@@ -159,6 +160,60 @@ def test_cluster_run_matches_local_run() -> None:
 def test_unreachable_scheduler_is_one_line() -> None:
     result = invoke("-n", "2", "-d", "1", "--scheduler", "tcp://127.0.0.1:1")
     assert result.exit_code == 1 and "cannot reach the Dask scheduler" in result.output
+
+
+def test_summary_describes_the_games_of_the_whole_file(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert invoke("-n", "5", "-d", "1", "-o", str(out)).exit_code == 0
+    result = invoke("-n", "2", "-d", "1", "-s", "100", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    games = [line for line in result.output.splitlines() if line.startswith("games")]
+    assert games == ["games        7  (depth 1; seeds 0–4, 100–101)"]
+    data = json.loads(invoke("-n", "2", "-d", "1", "-s", "100", "-o", str(out), "--json").output)
+    assert data["games"] == 7 and data["seeds"] == [[0, 4], [100, 101]] and data["seed"] == 0
+    stats = CliRunner().invoke(cli, ["stats", str(out)])
+    assert stats.output.splitlines()[0] == games[0]
+    assert json.loads(CliRunner().invoke(cli, ["stats", str(out), "--json"]).output) == data
+
+
+def test_stats_names_every_depth_of_a_mixed_file(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert invoke("-n", "3", "-d", "1", "-o", str(a)).exit_code == 0
+    assert invoke("-n", "2", "-d", "2", "-s", "3", "-o", str(b)).exit_code == 0
+    both = tmp_path / "both.jsonl"
+    both.write_bytes(a.read_bytes() + b.read_bytes())
+    result = CliRunner().invoke(cli, ["stats", str(both)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "games        5  (depths 1, 2; seeds 0–4)"
+    data = json.loads(CliRunner().invoke(cli, ["stats", str(both), "--json"]).output)
+    assert data["depth"] is None and data["depths"] == [1, 2] and data["seeds"] == [[0, 4]]
+
+
+def test_stats_refuses_an_impossible_line_and_leaves_the_file(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert invoke("-n", "3", "-d", "1", "-o", str(out)).exit_code == 0
+    rows = sorted((json.loads(line) for line in out.read_text().splitlines()), key=lambda r: r["seed"])
+    rows[1]["max_tile"] = 3000
+    rows.append(dict(rows[0]))
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = CliRunner().invoke(cli, ["stats", str(out)])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"solve2048: error: {out}: line 2 is not a game result: max_tile 3,000 is not a power of two "
+        "from 2 to 131,072"]
+    del rows[1]["max_tile"]
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert CliRunner().invoke(cli, ["stats", str(out)]).output.splitlines() == [
+        f"solve2048: error: {out}: line 2 is not a game result: max_tile is missing"]
+    rows[1] = dict(rows[2], seed=1)
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    before = out.read_bytes()
+    result = CliRunner().invoke(cli, ["stats", str(out)])
+    assert result.exit_code == 2 and result.output.splitlines() == [
+        f"solve2048: error: {out}: line 4 repeats seed 0 of line 1"]
+    result = invoke("-n", "5", "-d", "1", "-o", str(out))     # nor is it resumed
+    assert result.exit_code == 2 and "line 4 repeats seed" in result.output
+    assert out.read_bytes() == before
 
 
 def test_stats_command(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from solve2048.stats import compare, summarize, wilson_interval
+from solve2048.cli.summary import seeds_text, summary_text
+from solve2048.stats import compare, seed_ranges, summarize, wilson_interval
 
 
 def row(seed: int, score: int, max_tile: int, moves: int = 100, seconds: float = 0.5) -> dict:
@@ -69,3 +70,27 @@ def test_compare_flags_only_real_differences() -> None:
     same = compare(weak, weak)
     assert not same["score_significant"] and same["score_p"] == 1.0
     assert not any(r["significant"] for r in same["reach"].values())
+
+
+def test_seed_ranges_are_sorted_runs() -> None:
+    assert seed_ranges([101, 3, 0, 1, 2, 4, 100, 2]) == [[0, 4], [100, 101]]
+    assert seed_ranges([7]) == [[7, 7]] and seed_ranges([]) == []
+    assert seed_ranges([2**64 - 1, 2**64 - 2]) == [[2**64 - 2, 2**64 - 1]]
+
+
+def test_summary_says_which_games_it_covers() -> None:
+    rows = [dict(row(s, 10_000, 1024), depth=2) for s in (0, 1, 2, 3, 4, 100, 101)]
+    s = summarize(rows)
+    assert s["seeds"] == [[0, 4], [100, 101]] and s["seed"] == 0
+    assert s["depths"] == [2] and s["depth"] == 2
+    assert summary_text(s).splitlines()[0] == "games        7  (depth 2; seeds 0–4, 100–101)"
+    mixed = summarize(rows + [dict(row(9, 10_000, 1024), depth="auto"), dict(row(8, 1, 8), depth=10)])
+    assert mixed["depths"] == [2, 10, "auto"] and mixed["depth"] is None
+    assert summary_text(mixed).splitlines()[0] == "games        9  (depths 2, 10, auto; seeds 0–4, 8–9, 100–101)"
+
+
+def test_many_seed_ranges_show_the_first_and_the_last() -> None:
+    ranges = seed_ranges(range(0, 40, 2))
+    assert len(ranges) == 20
+    assert seeds_text(ranges) == "seeds 0, 2, 4, …, 38 (20 ranges)"
+    assert seeds_text([[5, 5]]) == "seed 5"
