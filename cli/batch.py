@@ -10,10 +10,11 @@ import click
 
 from solve2048 import results as results_file
 from solve2048 import stats
-from solve2048.batch import BatchError, Settings, default_jobs, run_cluster, run_local, settings_of
+from solve2048.batch import (ADDRESS_FORMS, BatchError, Settings, check_address, default_jobs, run_cluster,
+                             run_local, settings_of)
 from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
 from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, InputError, open_tables, search_options, table_options
-from solve2048.cli.plot import write_plot
+from solve2048.cli.plot import plot_option_callback, write_plot
 from solve2048.cli.summary import compare_text, summary_text
 from solve2048.rng import MAX_SEED
 from solve2048.tables import default_dir as default_tables_dir
@@ -67,11 +68,38 @@ def _load(path: str, repair: bool) -> list[dict]:
         loaded = results_file.load(path, repair=repair)
     except results_file.ResultsFileError as error:
         raise InputError(str(error)) from None
-    except OSError as error:
-        raise click.FileError(path, hint=error.strerror or str(error)) from None
+    except OSError as error:  # mending a torn tail failed
+        raise InputError(f"cannot mend {path}: {error.strerror or error}") from None
     if loaded.repaired:
         click.echo(f"solve2048: warning: {loaded.repaired}", err=True)
     return loaded.rows
+
+
+def _scheduler_callback(ctx, param, value: str | None) -> str | None:
+    # Checked before anything starts: Dask itself fails on a malformed address
+    # with a traceback, or waits on a port that never answers.
+    if value is None:
+        return None
+    try:
+        return check_address(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error), ctx, param) from None
+
+
+class WriteFailed(Exception):
+    """A finished game could not be written to --out: the batch stops."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error.strerror or str(error))
+
+
+def _close_quietly(stream) -> None:
+    # After a failed write the stream still holds the line it could not write,
+    # and closing would try again; what is on disk is what counts.
+    try:
+        stream.close()
+    except OSError:
+        pass
 
 
 @click.command()
@@ -83,10 +111,12 @@ def _load(path: str, repair: bool) -> list[dict]:
 @click.option("-o", "--out", "out_path", type=OUTPUT, default=None,
               help="Append one line per finished game; an existing file is resumed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-@click.option("--plot", "plot_path", type=OUTPUT, default=None,
-              help="Write reach rates and the score distribution to this PNG (needs matplotlib).")
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run on a Dask distributed cluster, e.g. tcp://10.0.0.5:8786 (needs the cluster extra).")
+@click.option("--plot", "plot_path", type=OUTPUT, default=None, callback=plot_option_callback,
+              help="Write reach rates and the score distribution to this file, in the format its "
+                   "extension names (.png, .pdf, .svg, ...; needs matplotlib).")
+@click.option("--scheduler", default=None, metavar="ADDRESS", callback=_scheduler_callback,
+              help=f"Run on a Dask distributed cluster at {ADDRESS_FORMS}, e.g. tcp://10.0.0.5:8786 "
+                   "(needs the cluster extra).")
 @search_options
 @table_options
 def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, scheduler, prune, tt_mb,
@@ -95,15 +125,19 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
 
     With --out, every finished game is written at once; running the same command
     again resumes, playing only the seeds not yet in the file. Ctrl-C keeps every
-    finished game (exit code 130).
+    finished game (exit code 130); so does a write to --out that fails (a full
+    disk): the batch stops at once, exit code 1.
     """
     if seed + games - 1 > MAX_SEED:
         raise click.BadParameter("seed + games must stay below 2**64", param_hint="'--seed'")
     rows = _load(out_path, repair=True) if out_path else []
     tables = open_tables(no_tables, tables_dir, table_min_prob)
-    settings = Settings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb,
-                        tables_dir=str(tables_dir or default_tables_dir()) if tables else None,
-                        table_min_prob=table_min_prob, tables_count=len(tables) if tables else 0)
+    try:
+        settings = Settings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb,
+                            tables_dir=str(tables_dir or default_tables_dir()) if tables else None,
+                            table_min_prob=table_min_prob, tables_count=len(tables) if tables else 0)
+    except ValueError as error:
+        raise InputError(str(error)) from None
     wanted = settings_of({"depth": depth, "prune": prune, "tt_mb": tt_mb, "tables": settings.tables_tag})
     other = sorted({settings_of(r) for r in rows} - {wanted}, key=str)
     if other:
@@ -114,18 +148,25 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
     if done and not as_json:
         click.echo(f"resuming {out_path}: {len(done):,} games done, {len(todo):,} to play", err=True)
 
-    out = open(out_path, "a", encoding="utf-8") if out_path else None
+    try:
+        out = open(out_path, "a", encoding="utf-8") if out_path else None
+    except OSError as error:
+        raise InputError(f"cannot write {out_path}: {error.strerror or error}") from None
     progress = Progress(len(todo))
     new_rows: list[dict] = []
 
     def on_rows(chunk: list[dict]) -> None:
         for row in chunk:
             if out:
-                results_file.append_row(out, row)
+                try:
+                    results_file.append_row(out, row)
+                except OSError as error:
+                    raise WriteFailed(error) from None
             new_rows.append(row)
         progress.add(chunk)
 
     interrupted = False
+    failure = None
     try:
         if scheduler:
             run_cluster(todo, settings, scheduler, on_rows)
@@ -134,13 +175,18 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
     except KeyboardInterrupt:
         interrupted = True
     except BatchError as error:
-        progress.close()
-        click.echo(f"solve2048: error: {error}", err=True)
-        sys.exit(EXIT_BATCH_FAILED)
+        failure = str(error)
+    except WriteFailed as error:
+        # The workers are stopped already; every line written before is whole.
+        failure = (f"cannot write {out_path}: {error}; the {len(rows) + len(new_rows):,} finished games "
+                   f"written before it are kept ({len(new_rows):,} from this run)")
     finally:
         progress.close()
         if out:
-            out.close()
+            _close_quietly(out)
+    if failure:
+        click.echo(f"solve2048: error: {failure}", err=True)
+        sys.exit(EXIT_BATCH_FAILED)
 
     everything = rows + new_rows
     summary = stats.summarize(everything, depth=depth)
@@ -161,8 +207,9 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
 @click.option("--compare", nargs=2, type=click.Path(exists=True, dir_okay=False), metavar="A.jsonl B.jsonl",
               help="Put two results files side by side, with the difference and its significance.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--plot", "plot_path", type=OUTPUT, default=None,
-              help="Write reach rates and the score distribution of PATH to this PNG.")
+@click.option("--plot", "plot_path", type=OUTPUT, default=None, callback=plot_option_callback,
+              help="Write reach rates and the score distribution of PATH to this file, in the format "
+                   "its extension names (.png, .pdf, .svg, ...; needs matplotlib).")
 def stats_command(path, compare, as_json, plot_path) -> None:
     """Summary of an existing results file (from batch --out)."""
     if compare:

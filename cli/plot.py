@@ -3,17 +3,68 @@ matplotlib is an optional extra (pip install 'solve2048[plot]')."""
 
 from __future__ import annotations
 
+import io
+import os
+
 import click
 
+from solve2048.cli.params import InputError
 
-def write_plot(path: str, summary: dict, scores: list[int]) -> None:
+
+def _pyplot():
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise click.ClickException("--plot needs matplotlib: pip install 'solve2048[plot]'") from None
+        raise InputError("--plot needs matplotlib: pip install 'solve2048[plot]'") from None
+    return plt
+
+
+def plot_format(path: str) -> str:
+    """The format a plot file's extension names, in lower case ('' for none)."""
+    return os.path.splitext(path)[1][1:].lower()
+
+
+def check_plot_path(path: str) -> str:
+    """Refuses, before any game is played, a plot that could not be written:
+    no matplotlib, or a file name whose extension is not a format matplotlib
+    writes (matplotlib would otherwise add '.png' to a name without one, or fail
+    at the end of the run). A tiny figure is drawn in that format to be sure
+    its writer works here (some need Pillow or LaTeX)."""
+    plt = _pyplot()
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    extension = plot_format(path)
+    formats = FigureCanvasBase.get_supported_filetypes()
+    known = ", ".join(sorted(formats))
+    if not extension:
+        raise click.BadParameter(f"{path!r} has no extension to name its format (one of {known})",
+                                 param_hint="'--plot'")
+    if extension not in formats:
+        raise click.BadParameter(f"matplotlib cannot write .{extension} files (it writes {known})",
+                                 param_hint="'--plot'")
+    fig = plt.figure(figsize=(1, 1))
+    try:
+        fig.text(0.5, 0.5, "1")
+        fig.savefig(io.BytesIO(), format=extension)
+    except Exception as error:  # noqa: BLE001 - whatever the format's writer lacks here
+        reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise click.BadParameter(f"matplotlib cannot write a .{extension} file here: {reason}",
+                                 param_hint="'--plot'") from None
+    finally:
+        plt.close(fig)
+    return path
+
+
+def plot_option_callback(ctx, param, value: str | None) -> str | None:
+    """click callback of every --plot option: check_plot_path when one is given."""
+    return None if value is None else check_plot_path(value)
+
+
+def write_plot(path: str, summary: dict, scores: list[int]) -> None:
+    plt = _pyplot()
     tiles = list(summary["reach"])
     shares = [summary["reach"][t] * 100 for t in tiles]
     low = [shares[i] - summary["reach_ci"][t][0] * 100 for i, t in enumerate(tiles)]
@@ -36,5 +87,9 @@ def write_plot(path: str, summary: dict, scores: list[int]) -> None:
     depth = summary.get("depth")
     fig.suptitle(f"solve2048: {summary['games']:,} games" + (f" at depth {depth}" if depth is not None else ""))
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        fig.savefig(path, dpi=110, format=plot_format(path) or None)
+    except OSError as error:
+        raise click.ClickException(f"cannot write the plot {path}: {error.strerror or error}") from None
+    finally:
+        plt.close(fig)

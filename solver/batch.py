@@ -8,23 +8,35 @@ chunks finish, and the caller writes each one before the next arrives.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures as cf
+import ipaddress
+import math
 import multiprocessing
 import multiprocessing.context
 import os
+import re
 import signal
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, LEGACY_PRUNE, Prune
-from solve2048.game import GameResult, play_game
-from solve2048.search import Depth
+from solve2048.game import GameResult, check_seed, play_game
+from solve2048.search import Depth, check_depth, check_limits
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, TableSet
 from solve2048.tables import load as load_tables
 
 CHUNK_SECONDS = 0.25
 MAX_CHUNK = 1024
+MAX_TT_MB = 1 << 20        # 1 TiB: the bound of --tt-mb; more is a typing slip, not a table
+MAX_TIME_MS = 24 * 3600 * 1000
+# Dask's own timeout covers connecting, not the scheduler's answer: a port that
+# accepts and stays silent would hang forever, so the caller stops waiting at
+# CONNECT_SECONDS plus a little.
+CONNECT_SECONDS = 10
+CONNECT_GRACE = 2
 
 
 @dataclass(frozen=True)
@@ -39,10 +51,29 @@ class Settings:
     table_min_prob: float = DEFAULT_MIN_PROBABILITY
     tables_count: int = 0           # how many tables the caller loaded: every worker must find as many
 
+    def __post_init__(self) -> None:
+        # Checked here, in the caller's process: a bad setting found by a worker
+        # would come back as a remote traceback, once per chunk.
+        check_depth(self.depth)
+        if self.time_ms is not None and not (_is_real(self.time_ms) and 0 < self.time_ms <= MAX_TIME_MS):
+            raise ValueError(f"expected a time per move from 0 to {MAX_TIME_MS} ms, got {self.time_ms!r}")
+        check_limits(self.time_ms, self.prune)
+        if not (_is_real(self.tt_mb) and 0 <= self.tt_mb <= MAX_TT_MB):
+            raise ValueError(f"expected a transposition table of 0 to {MAX_TT_MB} MB, got {self.tt_mb!r}")
+        if not (_is_real(self.table_min_prob) and 0 <= self.table_min_prob <= 1):
+            raise ValueError(f"expected a table threshold from 0 to 1, got {self.table_min_prob!r}")
+        count = self.tables_count
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ValueError(f"expected a table count >= 0, got {self.tables_count!r}")
+
     @property
     def tables_tag(self) -> float | None:
         """What a results line records of the tables: the threshold, or None when off."""
         return self.table_min_prob if self.tables_dir else None
+
+
+def _is_real(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 class BatchError(RuntimeError):
@@ -116,7 +147,7 @@ class _ChunkPlanner:
     """Hands out seeds in chunks sized from the average time of finished games."""
 
     def __init__(self, seeds: Iterable[int]) -> None:
-        self.pending = list(seeds)
+        self.pending = [check_seed(seed) for seed in seeds]
         self.games = 0
         self.seconds = 0.0
 
@@ -138,6 +169,8 @@ def run_local(seeds: Iterable[int], settings: Settings, jobs: int,
               on_rows: Callable[[list[dict]], None]) -> None:
     """Plays the seeds on ``jobs`` local worker processes; calls ``on_rows`` with
     each finished chunk, in the parent, as soon as it is back."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"expected 1 or more worker processes, got {jobs!r}")
     planner = _ChunkPlanner(seeds)
     executor = cf.ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint,
                                       mp_context=_worker_context())
@@ -155,6 +188,10 @@ def run_local(seeds: Iterable[int], settings: Settings, jobs: int,
                         "a worker process died; the finished games are saved, "
                         "run the same command again to play the rest"
                     ) from None
+                except BatchError:
+                    raise
+                except Exception as error:  # anything a game raised, as one line
+                    raise BatchError(f"a game failed in a worker: {_describe(error)}") from None
                 planner.record(rows)
                 on_rows(rows)
     except BaseException:
@@ -182,19 +219,77 @@ def _stop_workers(executor: cf.ProcessPoolExecutor) -> None:
         process.join(timeout=5)
 
 
+# Labels as RFC 1123 has them, and the underscores of container service names.
+_HOST_LABEL = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
+_ADDRESS = re.compile(
+    r"(?:(?P<scheme>tcp|tls)://)?"
+    rf"(?:\[(?P<ipv6>[0-9A-Fa-f:.]+)\]|(?P<host>{_HOST_LABEL}(?:\.{_HOST_LABEL})*))"
+    r":(?P<port>[0-9]{1,5})"
+)
+ADDRESS_FORMS = "tcp://HOST:PORT, tls://HOST:PORT or HOST:PORT"
+
+
+def check_address(address: str) -> str:
+    """Returns a Dask scheduler address if it has the shape of one, else raises
+    ValueError. Accepted: tcp://HOST:PORT, tls://HOST:PORT and HOST:PORT (tcp),
+    HOST a name, an IPv4 address or a bracketed IPv6 one, PORT 1-65535. Dask's
+    other schemes (inproc, ucx, ws) cannot be reached from a command line or
+    need extras this package does not set up."""
+    match = _ADDRESS.fullmatch(address) if isinstance(address, str) else None
+    if match is None:
+        raise ValueError(f"expected {ADDRESS_FORMS}, got {address!r}")
+    if not 1 <= int(match["port"]) <= 65535:
+        raise ValueError(f"expected a port from 1 to 65535, got {match['port']} in {address!r}")
+    if match["ipv6"] is not None:
+        try:
+            ipaddress.IPv6Address(match["ipv6"])
+        except ValueError:
+            raise ValueError(f"{match['ipv6']!r} is not an IPv6 address, in {address!r}") from None
+    if match["host"] is not None and len(match["host"]) > 253:
+        raise ValueError(f"the host name is longer than 253 characters, in {address!r}")
+    return address
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def _connect(client_class, address: str):
+    """A Dask client connected to ``address``, or BatchError within
+    CONNECT_SECONDS + CONNECT_GRACE. Connecting runs in a daemon thread, so that
+    a scheduler that never answers is left behind instead of waited on."""
+    outcome: dict = {}
+
+    def attempt() -> None:
+        try:
+            outcome["client"] = client_class(address, timeout=f"{CONNECT_SECONDS}s")
+        except BaseException as error:  # handed to the caller's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=attempt, name="solve2048-dask-connect", daemon=True)
+    thread.start()
+    thread.join(CONNECT_SECONDS + CONNECT_GRACE)
+    if "client" in outcome:
+        return outcome["client"]
+    if thread.is_alive():
+        reason = f"no answer in {CONNECT_SECONDS + CONNECT_GRACE} s (is it a Dask scheduler?)"
+    else:
+        reason = _describe(outcome["error"])
+    raise BatchError(f"cannot reach the Dask scheduler at {address}: {reason}")
+
+
 def run_cluster(seeds: Iterable[int], settings: Settings, address: str,
                 on_rows: Callable[[list[dict]], None]) -> None:
     """Plays the seeds on an existing Dask distributed cluster at ``address``.
     Workers must have solve2048 installed. Needs the ``cluster`` extra."""
+    check_address(address)
+    planner = _ChunkPlanner(seeds)
     try:
         from distributed import Client, as_completed
     except ImportError:
         raise BatchError("--scheduler needs Dask: pip install 'solve2048[cluster]'") from None
-    try:
-        client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as error:
-        raise BatchError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-    planner = _ChunkPlanner(seeds)
+    client = _connect(Client, address)
     try:
         workers = max(1, sum(client.nthreads().values()))
         futures = as_completed()
@@ -202,7 +297,12 @@ def run_cluster(seeds: Iterable[int], settings: Settings, address: str,
             if planner.pending:
                 futures.add(client.submit(play_seeds, planner.next_chunk(), settings, pure=False))
         for future in futures:
-            rows = future.result()
+            try:
+                rows = future.result()
+            except BatchError:
+                raise
+            except (Exception, asyncio.CancelledError) as error:  # a game, a worker or the scheduler
+                raise BatchError(f"a game failed on the cluster: {_describe(error)}") from None
             planner.record(rows)
             on_rows(rows)
             if planner.pending:

@@ -138,7 +138,7 @@ def _check_settings(row: dict) -> None:
         try:
             check_depth(row["depth"])
         except ValueError:
-            raise ValueError(f"depth {row['depth']!r} is not 'auto' or a depth from 1 to {MAX_DEPTH}") from None
+            raise ValueError(f"depth {row['depth']!r} is not 'auto' or from 1 to {MAX_DEPTH}") from None
     if row.get("prune") is not None:
         try:
             check_prune(row["prune"])
