@@ -3,6 +3,7 @@ one-line click error (exit code 2)."""
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from pathlib import Path
@@ -11,8 +12,9 @@ import click
 
 from solve2048 import Board, InvalidBoardError
 from solve2048.cli.exits import EXIT_BAD_INPUT
-from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH, PRUNE_AUTO, check_prune
+from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH, PRUNE_AUTO, check_prune, check_tt_mb
 from solve2048.rng import MAX_SEED
+from solve2048.search import MAX_TIME_MS
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, ENV_DIR, TableSet
 from solve2048.tables import load as load_tables
 
@@ -74,10 +76,41 @@ class OutputPath(click.ParamType):
         return path
 
 
+class FiniteFloatRange(click.FloatRange):
+    """click's FloatRange, refusing NaN and infinities: NaN passes every
+    comparison of a range check, so FloatRange alone lets it through."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
+class TableSizeParam(click.ParamType):
+    """A transposition table size in MB that this machine can hold."""
+
+    name = "MB"
+
+    def convert(self, value, param, ctx) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            size = value
+        else:
+            try:
+                size = int(str(value).strip())
+            except ValueError:
+                self.fail(f"expected a whole number of MB, got {value!r}", param, ctx)
+        try:
+            return int(check_tt_mb(size))
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+
+
 BOARD = BoardParam()
 OUTPUT = OutputPath()
 DEPTH = DepthParam()
-TIME_MS = click.FloatRange(min=0, min_open=True, max=24 * 3600 * 1000)
+TIME_MS = FiniteFloatRange(min=0, min_open=True, max=MAX_TIME_MS)
+PROBABILITY = FiniteFloatRange(0, 1)
 
 
 SEED = click.IntRange(0, MAX_SEED)
@@ -105,7 +138,7 @@ def search_options(command):
              "(0 = never; auto = 2^-(depth+4)).",
     )(command)
     return click.option(
-        "--tt-mb", type=click.IntRange(0, 1 << 20), default=DEFAULT_TT_MB, show_default=True,
+        "--tt-mb", type=TableSizeParam(), default=DEFAULT_TT_MB, show_default=True,
         help="Size of the transposition table in MB (0 = none).",
     )(command)
 
@@ -121,7 +154,7 @@ def table_options(command):
         help=f"Where the endgame tables are (default: ${ENV_DIR}, else the user cache directory).",
     )(command)
     return click.option(
-        "--table-min-prob", type=click.FloatRange(0, 1), default=DEFAULT_MIN_PROBABILITY,
+        "--table-min-prob", type=PROBABILITY, default=DEFAULT_MIN_PROBABILITY,
         show_default=True,
         help="Take an optional block table's move only when its success probability is at "
              "least this (chain tables are trusted at any probability, entry tables from 0.9).",
@@ -138,6 +171,7 @@ def open_tables(no_tables: bool, tables_dir: Path | None, min_prob: float) -> Ta
         click.echo(f"solve2048: warning: {problem}; searching instead", err=True)
     if installed.missing and len(installed.tables):
         # None at all is a fresh install, not worth a line on every command.
-        click.echo(f"solve2048: warning: {len(installed.missing)} endgame tables are missing; "
-                   "`solve2048 tables build` adds them", err=True)
+        missing = len(installed.missing)
+        what = "1 endgame table is" if missing == 1 else f"{missing} endgame tables are"
+        click.echo(f"solve2048: warning: {what} missing; `solve2048 tables build` adds them", err=True)
     return installed.tables if len(installed.tables) else None

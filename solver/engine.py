@@ -6,8 +6,10 @@ on top of it. Every C status is checked here and turned into an exception.
 
 from __future__ import annotations
 
+import math
+import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, NamedTuple
 
 from solve2048._engine import ffi, lib
@@ -33,6 +35,36 @@ LEGACY_PRUNE = 1e-4
 DEFAULT_TT_MB = 8
 
 Bitboard = int
+
+
+def physical_memory_mb() -> int | None:
+    """This machine's memory in MB, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1 << 20)
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def max_tt_mb() -> int:
+    """The largest transposition table allowed: half this machine's memory.
+    The table is touched in full when it is made, so a size past what the
+    machine holds would not fail cleanly: the kernel would kill the process."""
+    memory = physical_memory_mb()
+    return max(1, memory // 2) if memory else 1 << 20
+
+
+def check_tt_mb(tt_mb: float, copies: int = 1) -> float:
+    """Returns tt_mb, or raises ValueError unless ``copies`` tables of it (one
+    per worker of a batch) fit in half of this machine's memory."""
+    if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not math.isfinite(tt_mb) \
+            or tt_mb < 0:
+        raise ValueError(f"expected a transposition table size >= 0 MB, got {tt_mb!r}")
+    limit = max_tt_mb()
+    if tt_mb * copies > limit:
+        each = f"{copies} tables of {tt_mb:g} MB" if copies > 1 else f"a table of {tt_mb:g} MB"
+        raise ValueError(f"{each} would not fit: this machine allows at most {limit:,} MB "
+                         "(half its memory)")
+    return tt_mb
 
 
 def check_prune(prune: Prune) -> Prune:
@@ -176,6 +208,13 @@ class Weights:
         return cls(lost_penalty=16384.0, empty_weight=0.0, merges_weight=0.0, mono_weight=0.0,
                    sum_weight=0.0, corner_weight=0.0, chain_weight=1.0)
 
+    def __post_init__(self) -> None:
+        # A NaN or infinite weight would make every value of the search NaN.
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"weight {field.name} must be a finite number, got {value!r}")
+
 
 class Evaluator:
     """A heuristic row table built in C from a set of weights (512 KiB)."""
@@ -237,8 +276,7 @@ class Searcher:
     """
 
     def __init__(self, tt_mb: float = DEFAULT_TT_MB, reuse_deeper: bool = True) -> None:
-        if tt_mb < 0:
-            raise ValueError(f"expected a table size >= 0 MB, got {tt_mb}")
+        check_tt_mb(tt_mb)
         handle = lib.s2048_searcher_new(int(tt_mb * 1024 * 1024))
         if handle == ffi.NULL:
             raise MemoryError(f"could not allocate a {tt_mb} MB transposition table")

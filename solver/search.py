@@ -7,6 +7,7 @@ greedy. ``depth="auto"`` picks the depth from the board (see ``auto_depth``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -16,6 +17,7 @@ from solve2048.engine import DEFAULT_PRUNE, MAX_DEPTH, Prune, Weights, check_pru
 from solve2048.moves import ALL_MOVES, Move
 
 Depth = int | Literal["auto"]
+MAX_TIME_MS = 24 * 3600 * 1000  # a day per move: past any use, and still a finite wait
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +63,9 @@ def check_depth(depth: Depth) -> int:
 
 def check_limits(time_ms: float | None, prune: Prune) -> float:
     """Returns the engine's time limit in ms (0 = none) or raises ValueError."""
-    if time_ms is not None and not time_ms > 0:
-        raise ValueError(f"expected a time limit > 0 ms, got {time_ms!r}")
+    if time_ms is not None and (isinstance(time_ms, bool) or not isinstance(time_ms, (int, float))
+                                or not math.isfinite(time_ms) or not 0 < time_ms <= MAX_TIME_MS):
+        raise ValueError(f"expected a time limit from 0 to {MAX_TIME_MS:,} ms (a day), got {time_ms!r}")
     check_prune(prune)
     return float(time_ms or 0.0)
 

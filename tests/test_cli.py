@@ -48,7 +48,8 @@ def test_hint_json_shape() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert set(data) == {"board", "best", "values", "depth", "nodes", "seconds",
-                         "from_table", "table_probability"}
+                         "from_table", "table_probability", "heuristic"}
+    assert data["heuristic"] == "default"  # no tables in the tests' own table folder
     assert data["board"] == list(Board.parse(BOARD).cells)
     assert set(data["values"]) == {"up", "down", "left", "right"}
     assert data["best"] == max(data["values"], key=lambda k: data["values"][k] or -1)
@@ -98,6 +99,12 @@ def test_hint_game_over_exits_1() -> None:
     (["bench", "--depth", "0"], "--depth"),
     (["hint", BOARD, "--prune", "2"], "--prune"),
     (["play", "--tt-mb", "-1"], "--tt-mb"),
+    (["hint", BOARD, "--time", "nan"], "not a finite number"),
+    (["play", "--time", "inf"], "--time"),
+    (["batch", "-n", "1", "--time", "nan"], "not a finite number"),
+    (["hint", BOARD, "--table-min-prob", "nan"], "not a finite number"),
+    (["hint", BOARD, "--tt-mb", str(10**9)], "would not fit"),
+    (["bench", "--tt-mb", "1e3"], "whole number of MB"),
 ])
 def test_bad_input_is_one_line_exit_2(args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, args)
@@ -112,7 +119,7 @@ def test_bench_json_and_pinned_node_count() -> None:
     # Update these numbers only together with a note on why the search changed.
     for depth, nodes in ((2, 1702), (3, 37527)):
         data = json.loads(run("bench", "--depth", str(depth), "--json").output)
-        assert set(data) == {"positions", "depth", "prune", "nodes", "seconds", "nodes_per_second",
-                             "ms_per_move_median"}
+        assert set(data) == {"positions", "depth", "prune", "tt_mb", "nodes", "seconds",
+                             "nodes_per_second", "ms_per_move_median"}
         assert data["positions"] == 50
         assert data["nodes"] == nodes, data
