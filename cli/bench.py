@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 import time
+from collections.abc import Callable
 from importlib import resources
 
 import click
 
 from solve2048 import Board, analyze
-from solve2048.cli.params import PruneParam
-from solve2048.engine import DEFAULT_PRUNE, MAX_DEPTH, Prune, Searcher
+from solve2048.cli.interrupt import interruptible
+from solve2048.cli.params import search_options
+from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH, Prune, Searcher
+
+PROGRESS_AFTER_SECONDS = 1.0   # a bench quicker than this says nothing while it runs
+PROGRESS_LINE_SECONDS = 10.0   # off a terminal, one progress line at most this often
 
 
 def load_positions() -> list[Board]:
@@ -20,10 +26,12 @@ def load_positions() -> list[Board]:
     return [Board.parse(line) for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
-def run_bench(depth: int, prune: Prune = DEFAULT_PRUNE) -> dict:
-    """Searches every position at ``depth`` with a cleared table; returns the figures."""
+def run_bench(depth: int, prune: Prune = DEFAULT_PRUNE, tt_mb: float = DEFAULT_TT_MB,
+              on_position: Callable[[int, int, float], None] | None = None) -> dict:
+    """Searches every position at ``depth`` with a cleared table; returns the
+    figures. ``on_position(done, total, seconds)`` is called after each one."""
     positions = load_positions()
-    searcher = Searcher()
+    searcher = Searcher(tt_mb)
     nodes = 0
     times = []
     start = time.perf_counter()
@@ -31,12 +39,15 @@ def run_bench(depth: int, prune: Prune = DEFAULT_PRUNE) -> dict:
         result = analyze(board, depth=depth, prune=prune, searcher=searcher)
         nodes += result.nodes
         times.append(result.seconds)
+        if on_position:
+            on_position(len(times), len(positions), time.perf_counter() - start)
     seconds = time.perf_counter() - start
     search_seconds = sum(times)
     return {
         "positions": len(positions),
         "depth": depth,
         "prune": prune,
+        "tt_mb": tt_mb,
         "nodes": nodes,
         "seconds": seconds,
         "nodes_per_second": nodes / search_seconds if search_seconds else 0.0,
@@ -44,16 +55,46 @@ def run_bench(depth: int, prune: Prune = DEFAULT_PRUNE) -> dict:
     }
 
 
+class Progress:
+    """Says on stderr how far a slow bench has got: rewritten in place on a
+    terminal, else a line now and then; nothing for a bench under a second."""
+
+    def __init__(self) -> None:
+        self.live = sys.stderr.isatty()
+        self.last_line = 0.0
+        self.shown = False
+
+    def __call__(self, done: int, total: int, seconds: float) -> None:
+        if seconds < PROGRESS_AFTER_SECONDS:
+            return
+        eta = seconds / done * (total - done)
+        text = f"bench: {done}/{total} positions searched in {seconds:,.0f} s, about {eta:,.0f} s to go"
+        if self.live:
+            click.echo(f"\r{text}\x1b[K", err=True, nl=False)
+            self.shown = True
+        elif seconds - self.last_line >= PROGRESS_LINE_SECONDS or done == total:
+            click.echo(text, err=True)
+            self.last_line = seconds
+
+    def close(self) -> None:
+        if self.shown:
+            click.echo("\r\x1b[K", err=True, nl=False)
+
+
 @click.command()
 @click.option("-d", "--depth", type=click.IntRange(1, MAX_DEPTH), default=4, show_default=True,
-              help="Search depth for every position.")
-@click.option("--prune", type=PruneParam(), default=DEFAULT_PRUNE, show_default=True,
-              help="Pruning threshold, as for hint (0.0001 is the peer's).")
+              help="Search depth for every position (from about 7, minutes: progress goes to stderr).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object to stdout.")
-def bench(depth: int, prune: Prune, as_json: bool) -> None:
+@search_options
+def bench(depth: int, as_json: bool, prune: Prune, tt_mb: int) -> None:
     """Search the fixed positions at one depth: node count (a signature of the
-    search, the same on every machine) and speed."""
-    figures = run_bench(depth, prune)
+    search, the same on every machine) and speed. --prune 0.0001 is the peer's
+    pruning."""
+    progress = Progress()
+    try:
+        figures = interruptible(lambda: run_bench(depth, prune, tt_mb, progress))
+    finally:
+        progress.close()
     if as_json:
         click.echo(json.dumps(figures))
         return

@@ -9,11 +9,15 @@ import click
 
 from solve2048 import Board, analyze
 from solve2048.cli.exits import EXIT_NO_MOVE
+from solve2048.cli.interrupt import interruptible
 from solve2048.cli.params import BOARD, DEPTH, TIME_MS, open_tables, search_options, table_options
 from solve2048.cli.render import board_text, duration, number
 from solve2048.engine import Prune
 from solve2048.tables import search_weights
 
+
+HEURISTIC_TEXT = {"default": "values of the default heuristic",
+                  "tables": "values of the tables' heuristic"}
 
 
 @click.command()
@@ -32,8 +36,12 @@ def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: Prune
     Exit code 1 when no move is legal ("game over").
     """
     tables = open_tables(no_tables, tables_dir, table_min_prob)
-    result = analyze(board, depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb,
-                     weights=search_weights(tables, depth))
+    weights = search_weights(tables, depth)
+    # The two heuristics score on scales about 12 times apart: say which one the
+    # values are in, so that a hint with tables is not read against one without.
+    heuristic = "default" if weights is None else "tables"
+    result = interruptible(lambda: analyze(board, depth=depth, time_ms=time_ms, prune=prune,
+                                           tt_mb=tt_mb, weights=weights))
     covered = tables.probe(board) if tables and result.best is not None else None
     used = covered if tables and tables.trusts(covered) else None
     best = used.move if used else result.best
@@ -42,6 +50,7 @@ def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: Prune
         data["best"] = str(best) if best is not None else None
         data["from_table"] = used is not None
         data["table_probability"] = covered.probability if covered else None
+        data["heuristic"] = heuristic
         click.echo(json.dumps(data))
     else:
         colour = sys.stdout.isatty()
@@ -63,7 +72,8 @@ def hint(board: Board, depth, time_ms: float | None, as_json: bool, prune: Prune
                     gap = value - best_value  # type: ignore[operator]
                     gap_text = "" if move == result.best else f"  ({number(gap)})"
                     click.echo(f"  {str(move):<6} {number(value):>14}{gap_text}")
-            click.echo(f"depth {result.depth} · {result.nodes:,} nodes · {duration(result.seconds)}")
+            click.echo(f"depth {result.depth} · {result.nodes:,} nodes · {duration(result.seconds)}"
+                       f" · {HEURISTIC_TEXT[heuristic]}")
     if result.best is None:
         sys.exit(EXIT_NO_MOVE)
 

@@ -112,7 +112,8 @@ def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
         click.echo(f"  {row['free_cells']:>2} free cells, {row['shape']:<5} {f.spec.goal_word:<6} "
                    f"{row['goal']:>4}: {row['status']:<8} {_megabytes(row['bytes']):>9}  {row['file']}")
         if row["problem"]:
-            click.echo(f"      {row['problem']}")
+            # The line above names the file; the problem says what is wrong with it.
+            click.echo(f"      {row['problem'].removeprefix(f'{f.path}: ')}")
     ok = sum(r["status"] == "ok" for r in rows)
     click.echo(f"{ok} of {len(rows)} installed" + ("" if ok == len(rows) else "; run `solve2048 tables build`"))
     optional = len(KNOWN_SPECS) - len(rows)
