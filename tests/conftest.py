@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +52,35 @@ def pack(exps: np.ndarray) -> np.ndarray:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20481)
+
+
+# Where this machine keeps a user's tables, saves, caches and settings. For the
+# whole session, before any fixture of any scope runs, each points into one
+# empty folder of the session's own, so no test sees what the user has
+# installed or saved, and none writes to it.
+USER_STATE_VARIABLES = ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME",
+                        "XDG_STATE_HOME", "SOLVE2048_TABLES", "SOLVE2048_DATA_DIR")
+_user_state: dict[str, str | None] = {}
+
+
+def pytest_configure(config) -> None:
+    home = Path(tempfile.mkdtemp(prefix="solve2048-tests-home-"))
+    _user_state["folder"] = str(home)
+    for name in USER_STATE_VARIABLES:
+        _user_state[name] = os.environ.get(name)
+        folder = home / name.lower()
+        folder.mkdir()
+        os.environ[name] = str(folder)
+
+
+def pytest_unconfigure(config) -> None:
+    for name in USER_STATE_VARIABLES:
+        if _user_state.get(name) is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = _user_state[name]  # type: ignore[assignment]
+    if _user_state.get("folder"):
+        shutil.rmtree(_user_state["folder"], ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
