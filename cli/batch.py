@@ -16,6 +16,7 @@ from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
 from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, InputError, open_tables, search_options, table_options
 from solve2048.cli.plot import plot_option_callback, write_plot
 from solve2048.cli.summary import compare_text, summary_text
+from solve2048.engine import check_tt_mb
 from solve2048.rng import MAX_SEED
 from solve2048.tables import default_dir as default_tables_dir
 
@@ -138,6 +139,12 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
                             table_min_prob=table_min_prob, tables_count=len(tables) if tables else 0)
     except ValueError as error:
         raise InputError(str(error)) from None
+    jobs = jobs or default_jobs()
+    if not scheduler:
+        try:  # every local worker makes a table of its own, all on this machine
+            check_tt_mb(tt_mb, copies=min(jobs, games))
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="'--tt-mb'") from None
     wanted = settings_of({"depth": depth, "prune": prune, "tt_mb": tt_mb, "tables": settings.tables_tag})
     other = sorted({settings_of(r) for r in rows} - {wanted}, key=str)
     if other:
@@ -171,7 +178,7 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
         if scheduler:
             run_cluster(todo, settings, scheduler, on_rows)
         else:
-            run_local(todo, settings, jobs or default_jobs(), on_rows)
+            run_local(todo, settings, jobs, on_rows)
     except KeyboardInterrupt:
         interrupted = True
     except BatchError as error:

@@ -272,11 +272,23 @@ def test_an_error_in_a_worker_is_one_batch_error() -> None:
         run_local([0, 1], settings, 1, lambda rows: None)
 
 
+def test_local_workers_tables_must_fit_together() -> None:
+    # Two workers make two tables on this machine: each fits, both do not.
+    from solve2048.engine import max_tt_mb
+
+    each = max_tt_mb() // 2 + 1
+    result = invoke("batch", "-n", "2", "-j", "2", "-d", "1", "--tt-mb", str(each))
+    assert result.exit_code == 2
+    assert "--tt-mb" in one_error_line(result) and f"2 tables of {each} MB" in one_error_line(result)
+
+
 def test_settings_the_library_refuses_are_one_line_from_batch(tmp_path: Path, monkeypatch) -> None:
     # Whatever the options let through, Settings has the last word, in one line.
-    monkeypatch.setattr("solve2048.batch.MAX_TT_MB", 4)
+    monkeypatch.setattr("solve2048.cli.params.check_tt_mb", lambda mb: mb)  # the option lets it by
+    monkeypatch.setattr("solve2048.engine.max_tt_mb", lambda: 4)
     out = tmp_path / "r.jsonl"
     result = invoke("batch", "-n", "2", "-d", "1", "--tt-mb", "8", "-o", str(out))
     assert result.exit_code == 2
-    assert one_error_line(result) == ("solve2048: error: expected a transposition table of 0 to 4 MB, got 8")
+    assert one_error_line(result) == ("solve2048: error: a table of 8 MB would not fit: "
+                                      "this machine allows at most 4 MB (half its memory)")
     assert not out.exists()
