@@ -14,7 +14,7 @@ import click
 from solve2048.cli.exits import EXIT_INTERRUPTED
 from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, open_tables, search_options, table_options
 from solve2048.cli.render import board_text, duration
-from solve2048.game import CHUNK, Game
+from solve2048.game import CHUNK, Game, GameResult
 from solve2048.record import RecordWriter
 
 REDRAW_SECONDS = 1 / 30     # at most 30 redraws a second, whatever the speed
@@ -74,9 +74,17 @@ def summary_lines(game: Game, interrupted: bool) -> list[str]:
     won = f" · won at move {r.won_at_move:,}" if r.won else ""
     return [
         f"{head}: score {r.score:,} · max tile {r.max_tile} · {r.moves:,} moves{won}",
-        f"seed {r.seed} · depth {r.depth} · {duration(r.seconds)} · {r.moves_per_second:,.0f} moves/s"
+        f"seed {r.seed} · {_effort_text(r)} · {duration(r.seconds)} · {r.moves_per_second:,.0f} moves/s"
         + (f" · {r.table_moves:,} moves from endgame tables" if game.tables else ""),
     ]
+
+
+def _effort_text(r: GameResult) -> str:
+    """How hard the search was told to think: a depth, or a time per move."""
+    if r.time_ms is None:
+        return f"depth {r.depth}"
+    cap = "" if r.depth_setting is None else f", depth at most {r.depth_setting}"
+    return f"{r.time_ms:g} ms per move{cap}"
 
 
 @click.command()

@@ -47,6 +47,13 @@ class GameResult:
     seconds: float
     final_board: Board
     table_moves: int = 0  # moves taken from the endgame tables
+    time_ms: float | None = None  # a time per move; ``depth`` is then a cap, "auto" none
+
+    @property
+    def depth_setting(self) -> Depth | None:
+        """The depth as the game was set to search: None for a time per move
+        with no cap, where "auto" (chosen by the board) would say what it was not."""
+        return None if self.time_ms is not None and self.depth == "auto" else self.depth
 
     @property
     def moves_per_second(self) -> float:
@@ -56,7 +63,8 @@ class GameResult:
         """The stable JSON shape of ``solve2048 play --json``."""
         return {
             "seed": self.seed,
-            "depth": self.depth,
+            "depth": self.depth_setting,
+            "time_ms": self.time_ms,
             "score": self.score,
             "max_tile": self.max_tile,
             "moves": self.moves,
@@ -187,6 +195,7 @@ class Game:
             seconds=self.seconds,
             final_board=board,
             table_moves=self.table_moves,
+            time_ms=self._time_ms or None,
         )
 
 

@@ -29,11 +29,21 @@ def test_play_json_shape_and_record_agree(record: list[str], tmp_path: Path) -> 
     data = json.loads(result.output)
     assert set(data) == {"seed", "depth", "score", "max_tile", "moves", "won", "won_at_move",
                          "seconds", "moves_per_second", "final_board",
-                         "table_moves"}
+                         "table_moves", "time_ms"}
+    assert data["depth"] == 2 and data["time_ms"] is None
     start, end = json.loads(record[0]), json.loads(record[-1])
     assert start == {"type": "start", "seed": 4, "depth": 2, "board": start["board"]}
     assert end["score"] == data["score"] and end["moves"] == data["moves"] == len(record) - 2
     assert end["reason"] == "game_over"
+
+
+def test_a_game_played_by_time_says_so_not_depth_auto() -> None:
+    data = json.loads(CliRunner().invoke(cli, ["play", "--time", "0.5", "-s", "1", "--stop-at-win",
+                                               "--no-tables", "--json"]).output)
+    assert data["depth"] is None and data["time_ms"] == 0.5
+    text = CliRunner().invoke(cli, ["play", "--time", "0.5", "-d", "2", "-s", "1", "--stop-at-win",
+                                    "--no-tables", "--quiet"]).output
+    assert "0.5 ms per move, depth at most 2" in text and "depth auto" not in text
 
 
 def test_play_human_summary_and_chosen_seed() -> None:
