@@ -19,6 +19,13 @@ from solve2048.record import RecordWriter
 
 REDRAW_SECONDS = 1 / 30     # at most 30 redraws a second, whatever the speed
 TARGET_CALL_SECONDS = 0.05  # chunks of moves sized to return to Python this often
+# On a terminal a game is watched: ten moves a second can be followed by eye
+# (at full speed a depth-3 game is over in a tenth of a second, leaving only
+# its last board). Off a terminal, or asked for, it runs at full speed.
+WATCH_DELAY_MS = 100
+FULL_SPEED_KEYS = "f "      # toggle full speed while watching
+QUIT_KEYS = "q"             # stop the game, as Ctrl-C does
+KEYS_HELP = "f: full speed · q: stop"
 
 
 @contextmanager
@@ -41,6 +48,45 @@ def sigint_flag():
         signal.signal(signal.SIGINT, previous)
 
 
+class KeyReader:
+    """Keys pressed on the controlling terminal while a game is watched, read
+    without waiting and without echo; does nothing when stdin is no terminal."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stdin.isatty()
+        self._saved = None
+
+    def __enter__(self) -> KeyReader:
+        if self.enabled:
+            import termios
+            import tty
+
+            try:
+                self._saved = termios.tcgetattr(sys.stdin.fileno())
+                tty.setcbreak(sys.stdin.fileno())
+            except (termios.error, OSError):
+                self.enabled = False
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._saved is not None:
+            import termios
+
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, self._saved)
+
+    def wait(self, seconds: float) -> str:
+        """The keys pressed within ``seconds`` (returns at the first one)."""
+        if not self.enabled:
+            if seconds > 0:
+                time.sleep(seconds)
+            return ""
+        import os
+        import select
+
+        ready, _, _ = select.select([sys.stdin], [], [], max(0.0, seconds))
+        return os.read(sys.stdin.fileno(), 64).decode("utf-8", "replace") if ready else ""
+
+
 class LiveView:
     """Redraws the board in place on a terminal, at a capped rate."""
 
@@ -48,6 +94,7 @@ class LiveView:
         self.enabled = enabled
         self.lines = 0
         self.last = 0.0
+        self.keys_help = ""
 
     def draw(self, game: Game, force: bool = False) -> None:
         now = time.perf_counter()
@@ -58,7 +105,7 @@ class LiveView:
         text = board_text(game.board, colour=True) + "\n" + (
             f"score {game.score:,} · moves {game.moves:,} · {speed:,.0f} moves/s"
             f" · depth {game.last_depth}" + (" (auto)" if game.depth == "auto" else "")
-        )
+        ) + (f"\n{self.keys_help}" if self.keys_help else "")
         rows = text.split("\n")
         out = sys.stdout
         if self.lines:
@@ -98,16 +145,20 @@ def _effort_text(r: GameResult) -> str:
               help="Write the game to this JSON Lines file as it goes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object to stdout at the end.")
 @click.option("-q", "--quiet", is_flag=True, help="No live board; only the summary.")
-@click.option("--delay", type=click.IntRange(0, 60_000), default=0, show_default=True,
-              help="Pause this many ms after each move, to follow the game.")
+@click.option("--delay", type=click.IntRange(0, 60_000), default=None,
+              help=f"Pause this many ms after each move [default: {WATCH_DELAY_MS} on a terminal, "
+                   "so the game can be followed; else 0].")
+@click.option("--fast", is_flag=True, help="Full speed on a terminal too (as --delay 0; key f while watching).")
 @click.option("--stop-at-win", is_flag=True, help="Stop once 2048 is made instead of playing on.")
 @search_options
 @table_options
-def play(depth, time_ms, seed, record_path, as_json, quiet, delay, stop_at_win, prune, tt_mb,
+def play(depth, time_ms, seed, record_path, as_json, quiet, delay, fast, stop_at_win, prune, tt_mb,
          no_tables, tables_dir, table_min_prob) -> None:
     """Watch the solver play a whole game, reproducible by --seed.
 
-    Ctrl-C stops cleanly: the summary so far, the record closed, exit code 130.
+    On a terminal the game is shown move by move at a pace that can be followed
+    (f: full speed, q: stop); piped, with --quiet or --json it runs at full speed.
+    Ctrl-C (or q) stops cleanly: the summary so far, the record closed, exit code 130.
     """
     if seed is None:
         seed = secrets.randbelow(1 << 32)
@@ -116,13 +167,17 @@ def play(depth, time_ms, seed, record_path, as_json, quiet, delay, stop_at_win, 
     game = Game(seed, depth, time_ms=time_ms, stop_at_win=stop_at_win, prune=prune, tt_mb=tt_mb,
                 tables=open_tables(no_tables, tables_dir, table_min_prob))
     view = LiveView(sys.stdout.isatty() and not quiet and not as_json)
+    if delay is None:
+        delay = 0 if fast or not view.enabled else WATCH_DELAY_MS
     record = open(record_path, "w", encoding="utf-8") if record_path else None
     writer = RecordWriter(record) if record else None
     try:
         if writer:
             writer.start(seed, depth, game.start_board.cells)
-        with sigint_flag() as interrupt:
-            _run(game, view, writer, delay, interrupt)
+        with sigint_flag() as interrupt, KeyReader(view.enabled) as keys:
+            if keys.enabled:
+                view.keys_help = KEYS_HELP
+            _run(game, view, writer, delay, interrupt, keys)
         interrupted = interrupt["flag"]
         if writer:
             r = game.result()
@@ -142,17 +197,25 @@ def play(depth, time_ms, seed, record_path, as_json, quiet, delay, stop_at_win, 
         sys.exit(EXIT_INTERRUPTED)
 
 
-def _run(game: Game, view: LiveView, writer: RecordWriter | None, delay_ms: int, interrupt: dict) -> None:
-    """Plays in chunks sized to return about every TARGET_CALL_SECONDS."""
+def _run(game: Game, view: LiveView, writer: RecordWriter | None, delay_ms: int, interrupt: dict,
+         keys: KeyReader) -> None:
+    """Plays a move at a time when paced, else in chunks sized to return about
+    every TARGET_CALL_SECONDS; keys are read between them."""
     chunk = 1
+    paced = delay_ms > 0
     while not game.over and not interrupt["flag"]:
         start = time.perf_counter()
-        steps = game.advance(chunk, steps=writer is not None)
+        steps = game.advance(1 if paced else chunk, steps=writer is not None)
         if writer:
             writer.moves(steps)
-        view.draw(game)
-        if delay_ms:
-            time.sleep(delay_ms / 1000)
+        view.draw(game, force=paced)
+        pressed = keys.wait(delay_ms / 1000 if paced else 0.0) if keys.enabled or paced else ""
+        if any(k in QUIT_KEYS for k in pressed):
+            interrupt["flag"] = True
+        if sum(k in FULL_SPEED_KEYS for k in pressed) % 2:
+            paced = not paced
+            delay_ms = delay_ms or WATCH_DELAY_MS
+        if paced:
             continue
         elapsed = time.perf_counter() - start
         if elapsed < TARGET_CALL_SECONDS / 2:
