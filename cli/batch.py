@@ -13,7 +13,8 @@ from solve2048 import stats
 from solve2048.batch import (ADDRESS_FORMS, BatchError, Settings, check_address, default_jobs, run_cluster,
                              run_local, settings_of)
 from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
-from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, InputError, open_tables, search_options, table_options
+from solve2048.cli.params import (DEPTH, OUTPUT, SEED, TIME_MS, InputError, close_quietly, open_tables,
+                                  search_options, table_options)
 from solve2048.cli.plot import plot_option_callback, write_plot
 from solve2048.cli.summary import compare_text, summary_text
 from solve2048.engine import check_tt_mb
@@ -92,15 +93,6 @@ class WriteFailed(Exception):
 
     def __init__(self, error: OSError) -> None:
         super().__init__(error.strerror or str(error))
-
-
-def _close_quietly(stream) -> None:
-    # After a failed write the stream still holds the line it could not write,
-    # and closing would try again; what is on disk is what counts.
-    try:
-        stream.close()
-    except OSError:
-        pass
 
 
 @click.command()
@@ -190,7 +182,7 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
     finally:
         progress.close()
         if out:
-            _close_quietly(out)
+            close_quietly(out)
     if failure:
         click.echo(f"solve2048: error: {failure}", err=True)
         sys.exit(EXIT_BATCH_FAILED)

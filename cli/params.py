@@ -70,7 +70,8 @@ class OutputPath(click.ParamType):
         if os.path.isdir(path):
             self.fail(f"{path!r} is a folder, not a file", param, ctx)
         if not os.path.isdir(folder):
-            self.fail(f"folder {folder!r} does not exist", param, ctx)
+            problem = "is a file, not a folder" if os.path.exists(folder) else "does not exist"
+            self.fail(f"folder {folder!r} {problem}", param, ctx)
         if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
             self.fail(f"{path!r} is not writable", param, ctx)
         return path
@@ -104,6 +105,15 @@ class TableSizeParam(click.ParamType):
             return int(check_tt_mb(size))
         except ValueError as error:
             self.fail(str(error), param, ctx)
+
+
+def close_quietly(stream) -> None:
+    """Closes an output after a failed write: the stream still holds what it
+    could not write, and closing would try again; what is on disk is what counts."""
+    try:
+        stream.close()
+    except OSError:
+        pass
 
 
 BOARD = BoardParam()

@@ -11,8 +11,9 @@ from contextlib import contextmanager
 
 import click
 
-from solve2048.cli.exits import EXIT_INTERRUPTED
-from solve2048.cli.params import DEPTH, OUTPUT, SEED, TIME_MS, open_tables, search_options, table_options
+from solve2048.cli.exits import EXIT_INTERRUPTED, EXIT_WRITE_FAILED
+from solve2048.cli.params import (DEPTH, OUTPUT, SEED, TIME_MS, close_quietly, open_tables, search_options,
+                                  table_options)
 from solve2048.cli.render import board_text, duration
 from solve2048.game import CHUNK, Game, GameResult
 from solve2048.record import RecordWriter
@@ -184,9 +185,15 @@ def play(depth, time_ms, seed, record_path, as_json, quiet, delay, fast, stop_at
             reason = "interrupted" if interrupted else (
                 "game_over" if r.final_board.is_game_over() else "stopped_at_win")
             writer.end(r.score, r.max_tile, r.moves, r.won, reason)
+    except OSError as error:  # the record cannot be written (a full disk): stop the game here
+        view.draw(game, force=True)
+        click.echo(f"solve2048: error: cannot write {record_path}: {error.strerror or error}; "
+                   f"the game stopped after {game.moves:,} moves, the lines written before are kept",
+                   err=True)
+        sys.exit(EXIT_WRITE_FAILED)
     finally:
         if record:
-            record.close()
+            close_quietly(record)
     view.draw(game, force=True)
     if as_json:
         click.echo(json.dumps(game.result().to_json()))

@@ -131,3 +131,17 @@ def test_record_to_a_missing_folder_is_one_line_exit_2(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["play", "-d", "1", "-s", "1", "--record", str(tmp_path / "no" / "g.jsonl")])
     assert result.exit_code == 2
     assert len(result.output.strip().splitlines()) == 1 and "does not exist" in result.output
+
+
+def test_a_record_that_cannot_be_written_stops_the_game_in_one_line(tmp_path: Path) -> None:
+    # /dev/full takes the open and fails every write, as a full disk does.
+    result = CliRunner().invoke(cli, ["play", "-d", "1", "-s", "1", "--no-tables", "--record", "/dev/full"])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = result.output.strip().splitlines()
+    assert lines[-1].startswith("solve2048: error: cannot write /dev/full: No space left on device")
+    under_a_file = tmp_path / "file.txt"
+    under_a_file.write_text("kept")
+    result = CliRunner().invoke(cli, ["play", "-d", "1", "--record", str(under_a_file / "g.jsonl")])
+    assert result.exit_code == 2 and "is a file, not a folder" in result.output
+    assert under_a_file.read_text() == "kept"
