@@ -60,7 +60,7 @@ def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...])
     directory = directory or default_dir()
     specs = tuple(sorted(set(only))) or DEFAULT_SPECS
     total = sum(s.size_bytes for s in specs)
-    click.echo(f"building {len(specs)} tables ({_megabytes(total)}) in {directory}", err=True)
+    click.echo(f"building {len(specs)} table{'' if len(specs) == 1 else 's'} ({_megabytes(total)}) in {directory}", err=True)
     started = time.perf_counter()
     bar = _BuildBar()
 
