@@ -15,12 +15,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from solve2048.board import WIN_TILE, Board, InvalidBoardError
+from solve2048.board import WIN_TILE, Board, InvalidBoardError, TileOverflowError
 from solve2048.moves import Move
 from solve2048.rng import MASK64, Rng
 
 SAVE_VERSION = 1
 DATA_DIR_ENV = "SOLVE2048_DATA_DIR"
+# Why a move is refused (Session.blocked).
+NOTHING_MOVES = "does not move anything"
+TILE_OVERFLOW = "merging two 32768 tiles makes 65536, beyond what this version can hold"
 
 
 def data_dir() -> Path:
@@ -58,9 +61,32 @@ class Session:
             board = board.with_tile(cell, value)
         return cls(board=board, rng=rng, seed=seed, best_score=best_score)
 
+    def blocked(self, direction: str | Move) -> str | None:
+        """Why ``direction`` cannot be played now (NOTHING_MOVES or TILE_OVERFLOW),
+        or None when it can."""
+        try:
+            after, _ = self.board.move(direction)
+        except TileOverflowError:
+            return TILE_OVERFLOW
+        return NOTHING_MOVES if after == self.board else None
+
+    def playable_moves(self) -> list[Move]:
+        """The board's legal moves less those that would merge two 32768 tiles:
+        Board.legal_moves counts those as legal, but 65536 does not fit a cell."""
+        return [m for m in self.board.legal_moves() if self.blocked(m) is None]
+
     @property
     def over(self) -> bool:
-        return self.board.is_game_over()
+        """Lost (Board.is_game_over), or every move left would make 65536: the
+        game cannot go on, so it ends as a lost one does (its save is cleared)."""
+        return self.board.is_game_over() or not self.playable_moves()
+
+    @property
+    def over_reason(self) -> str | None:
+        """Why the game is over when it is not an ordinary loss (TILE_OVERFLOW), else None."""
+        if not self.over or self.board.is_game_over():
+            return None
+        return TILE_OVERFLOW
 
     @property
     def in_progress(self) -> bool:
@@ -71,10 +97,11 @@ class Session:
         return self.won and not self.win_shown
 
     def move(self, direction: str | Move) -> bool:
-        """Plays a move. Returns False, changing nothing, when it is invalid."""
-        after, gain = self.board.move(direction)
-        if after == self.board:
+        """Plays a move. Returns False, changing nothing, when it cannot be played:
+        it moves nothing, or it would merge two 32768 tiles (``blocked`` says which)."""
+        if self.blocked(direction) is not None:
             return False
+        after, gain = self.board.move(direction)
         self.score += gain
         self.moves += 1
         self.best_score = max(self.best_score, self.score)
