@@ -8,8 +8,10 @@ game goes on exactly as it would have.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import stat
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -17,10 +19,15 @@ from pathlib import Path
 
 from solve2048.board import WIN_TILE, Board, InvalidBoardError, TileOverflowError
 from solve2048.moves import Move
-from solve2048.rng import MASK64, Rng
+from solve2048.rng import MASK64, MAX_SEED, Rng
 
 SAVE_VERSION = 1
 DATA_DIR_ENV = "SOLVE2048_DATA_DIR"
+# No game comes near this (scores stay below 4 million while tiles stop at 32768);
+# a save beyond it is corrupt, and the screen could not show it on one line.
+MAX_COUNT = 2**53
+# A save is a few hundred bytes; anything far larger is not one.
+MAX_SAVE_BYTES = 1 << 16
 # Why a move is refused (Session.blocked).
 NOTHING_MOVES = "does not move anything"
 TILE_OVERFLOW = "merging two 32768 tiles makes 65536, beyond what this version can hold"
@@ -140,15 +147,18 @@ class Session:
                 or not any(rng_state)):
             raise ValueError("bad generator state")
         numbers: dict[str, int] = {}
-        for key in ("seed", "score", "moves"):
+        for key, limit in (("seed", MAX_SEED), ("score", MAX_COUNT), ("moves", MAX_COUNT)):
             value = data.get(key)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
                 raise ValueError(f"bad {key}")
             numbers[key] = value
         try:
             board = Board.from_cells(data.get("board") or [])
         except (InvalidBoardError, TypeError) as error:
             raise ValueError(f"bad board: {error}") from None
+        if not board.max_tile:
+            # No game has an empty board, and no move could ever change one.
+            raise ValueError("bad board: no tiles")
         rng = Rng(0)
         rng.state = list(rng_state)
         return cls(board=board, rng=rng, seed=numbers["seed"], score=numbers["score"],
@@ -185,12 +195,32 @@ class SaveStore:
         if not path.exists():
             return None, None
         try:
+            problem = self._not_a_save_file(path)
+            if problem:
+                return None, self._set_aside(path, problem)
             return json.loads(path.read_text(encoding="utf-8")), None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        # ValueError covers JSONDecodeError and the integers too long to convert.
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
             return None, self._set_aside(path, str(error))
+
+    @staticmethod
+    def _not_a_save_file(path: Path) -> str | None:
+        """Why ``path`` cannot be a save (reading a pipe would hang, a huge file
+        would fill memory), or None."""
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return "not a regular file"
+        if info.st_size > MAX_SAVE_BYTES:
+            return f"{info.st_size:,} bytes, a save is at most {MAX_SAVE_BYTES:,}"
+        return None
 
     def _set_aside(self, path: Path, reason: str) -> str:
         aside = path.with_name(f"{path.name}.corrupt-{int(time.time())}")
+        # A second bad save within the same second must not replace the first one set aside.
+        for n in itertools.count(1):
+            if not aside.exists():
+                break
+            aside = path.with_name(f"{path.name}.corrupt-{int(time.time())}-{n}")
         try:
             os.replace(path, aside)
         except OSError:
@@ -200,7 +230,8 @@ class SaveStore:
     def load_best(self) -> tuple[int, str | None]:
         data, warning = self._read(self.best_path)
         best = data.get("best_score") if isinstance(data, dict) else None
-        if data is not None and (isinstance(best, bool) or not isinstance(best, int) or best < 0):
+        if data is not None and (isinstance(best, bool) or not isinstance(best, int)
+                                 or not 0 <= best <= MAX_COUNT):
             return 0, self._set_aside(self.best_path, "no best score in it")
         return (best or 0), warning
 

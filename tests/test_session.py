@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 
 from conftest import ALMOST_LOST, ALMOST_WON
@@ -160,3 +162,49 @@ def test_a_save_with_two_32768s_side_by_side_restores(tmp_path: Path) -> None:
     restored, warning = store.load_game(0)
     assert warning is None and restored is not None and restored.board == Board.parse(TWO_MAXED)
     assert restored.move("left") is False and restored.move("down") is True
+
+
+def test_saves_with_impossible_numbers_or_boards_are_set_aside(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path)
+    good = Session.new(1).to_json()
+    bad = {"score": {**good, "score": 10**30}, "moves": {**good, "moves": 2**60},
+           "seed": {**good, "seed": 2**64}, "board": {**good, "board": [0] * 16}}
+    for what, data in bad.items():
+        store.game_path.write_text(json.dumps(data))
+        session, warning = store.load_game(0)
+        assert session is None and f"bad {what}" in warning and not store.game_path.exists()
+    # Integers too long for Python to read (it stops at 4300 digits).
+    store.game_path.write_text('{"version": 1, "score": 1' + "0" * 5000 + "}")
+    store.best_path.write_text('{"best_score": 1' + "0" * 5000 + "}")
+    assert store.load_game(0)[0] is None and store.load_best()[0] == 0
+    store.best_path.write_text(json.dumps({"best_score": 2**60}))
+    _, warning = store.load_best()
+    assert warning.startswith(f"unreadable save {store.best_path} (no best score in it); moved it to ")
+    assert not store.game_path.exists() and not store.best_path.exists()
+    # Every bad file set aside is kept, even several within one second.
+    assert len(list(tmp_path.glob("game.json.corrupt-*"))) == len(bad) + 1
+    assert len(list(tmp_path.glob("best.json.corrupt-*"))) == 2
+
+
+def test_a_save_that_is_no_file_or_far_too_large_is_set_aside(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path)
+    os.mkfifo(store.game_path)  # reading it would wait for a writer for ever
+    session, warning = load_within_seconds(store, 10)
+    assert session is None and "not a regular file" in warning and not store.game_path.exists()
+    store.game_path.write_text(json.dumps({**Session.new(1).to_json(), "pad": "x" * 100_000}))
+    session, warning = store.load_game(0)
+    assert session is None and "a save is at most" in warning and not store.game_path.exists()
+
+
+def load_within_seconds(store: SaveStore, seconds: int) -> tuple[Session | None, str | None]:
+    """store.load_game(0), failing the test instead of hanging it if the read blocks."""
+    def too_long(signum, frame):
+        raise AssertionError(f"reading the save took more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, too_long)
+    signal.alarm(seconds)
+    try:
+        return store.load_game(0)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
