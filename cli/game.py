@@ -3,7 +3,10 @@ with the solver at hand for a hint or to play on its own."""
 
 from __future__ import annotations
 
+import os
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 
@@ -12,7 +15,7 @@ try:
 except ImportError:  # Windows without the windows-curses package
     curses = None  # type: ignore[assignment]
 
-from solve2048.cli.params import SEED, open_tables, table_options
+from solve2048.cli.params import SEED, InputError, open_tables, table_options
 from solve2048.moves import Move
 from solve2048.search import analyze
 from solve2048.session import SaveStore, Session
@@ -75,7 +78,7 @@ class GameScreen:
             try:
                 curses.init_pair(index, fg, bg)
                 pairs[tile] = index
-            except curses.error:
+            except (curses.error, ValueError):  # ValueError: a colour or pair the terminal lacks
                 pass
         return pairs
 
@@ -209,7 +212,10 @@ class GameScreen:
             self.play(self.move_keys[key])
 
     def run(self) -> None:
-        curses.curs_set(0)
+        try:
+            curses.curs_set(0)
+        except curses.error:
+            pass  # a terminal that cannot hide its cursor (vt100, ansi) plays with it shown
         self.screen.keypad(True)
         while not self.quit:
             self.draw()
@@ -222,6 +228,56 @@ class GameScreen:
                     self.autoplay_step()
                 continue
             self.key(key)
+
+
+def terminal_problem() -> str | None:
+    """Why curses cannot run the game here, or None. Asked before the save is
+    read, so that a game that cannot start changes nothing; and before curses
+    starts, which would write its set-up to a screen it then cannot use."""
+    if not os.isatty(0):
+        return "standard input is not a terminal"
+    if not os.isatty(1):
+        return "standard output is not a terminal"
+    term = os.environ.get("TERM", "")
+    if not term:
+        return "TERM is not set"
+    shown = term if len(term) <= 40 else term[:40] + "…"  # the error stays one short line
+    try:
+        curses.setupterm(term, 1)  # curses.initscr would raise the same (it calls setupterm)
+    except curses.error:
+        return f"TERM={shown} is not known to terminfo"
+    if not curses.tigetstr("cup"):
+        return f"TERM={shown} cannot move the cursor"
+    return None
+
+
+@contextmanager
+def terminal_screen() -> Iterator:
+    """curses.wrapper's set-up and tear-down, but a set-up that fails is an
+    InputError, and every tear-down step runs even when one before it fails
+    (curses.wrapper then skips endwin and leaves the terminal unusable)."""
+    screen = None
+    try:
+        try:
+            screen = curses.initscr()
+            curses.noecho()
+            curses.cbreak()
+            screen.keypad(True)
+        except curses.error as error:
+            raise InputError(f"the game needs a terminal: {error}") from None
+        yield screen
+    finally:
+        if screen is not None:
+            restore_terminal(screen)
+
+
+def restore_terminal(screen) -> None:
+    """Undoes terminal_screen's set-up, each step on its own."""
+    for step in (lambda: screen.keypad(False), curses.echo, curses.nocbreak, curses.endwin):
+        try:
+            step()
+        except curses.error:
+            pass  # the next steps still run: endwin above all
 
 
 def start_session(store: SaveStore, seed: int | None) -> tuple[Session, str]:
@@ -248,7 +304,12 @@ def game(seed: int | None, no_tables: bool, tables_dir, table_min_prob: float) -
     """
     if curses is None:
         raise click.ClickException("the game needs curses; on Windows: pip install windows-curses")
+    problem = terminal_problem()
+    if problem:
+        raise InputError(f"the game needs a terminal: {problem}")
+    # Tables before the save: a bad table option then leaves the save as it was.
+    tables = open_tables(no_tables, tables_dir, table_min_prob)
     store = SaveStore()
     session, message = start_session(store, seed)
-    tables = open_tables(no_tables, tables_dir, table_min_prob)
-    curses.wrapper(lambda screen: GameScreen(screen, store, session, message, tables).run())
+    with terminal_screen() as screen:
+        GameScreen(screen, store, session, message, tables).run()

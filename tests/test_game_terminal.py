@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -227,4 +228,80 @@ def test_window_too_small_says_how_large(tmp_path: Path) -> None:
     term.child.setwinsize(ROWS, COLS)
     term.screen.resize(ROWS, COLS)
     term.wait_for("score 0")
+    term.quit()
+
+
+# ---- what must never crash the game ---------------------------------------------------
+
+GAME = [sys.executable, "-m", "solve2048.cli", "game"]
+NO_TERMINAL = "solve2048: error: the game needs a terminal: "
+
+
+def corrupt_save(data_dir: Path) -> bytes:
+    """A save the game would set aside on reading it: proof that it was not read."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "game.json").write_bytes(b"{not json")
+    return b"{not json"
+
+
+def assert_save_untouched(data_dir: Path, content: bytes) -> None:
+    assert sorted(p.name for p in data_dir.iterdir()) == ["game.json"]
+    assert (data_dir / "game.json").read_bytes() == content
+
+
+def run_in_pty(env: dict[str, str]) -> tuple[int, str]:
+    """The game with stdin and stdout on a pseudo-terminal: its exit code and
+    everything it wrote there (stderr included)."""
+    child = pexpect.spawn(GAME[0], GAME[1:], env=env, dimensions=(ROWS, COLS), timeout=10)
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus, child.before.decode("utf-8", "replace")
+
+
+def test_no_terminal_is_one_line_and_leaves_the_save_alone(tmp_path: Path) -> None:
+    content = corrupt_save(tmp_path)
+    env = {**os.environ, "TERM": "linux", "SOLVE2048_DATA_DIR": str(tmp_path)}
+    cases = {"stdin piped": {"input": b"\n"},
+             "stdin closed": {"stdin": subprocess.DEVNULL, "preexec_fn": lambda: os.close(0)},
+             "stdin from /dev/null": {"stdin": subprocess.DEVNULL}}
+    for name, how in cases.items():
+        done = subprocess.run(GAME, check=False, env=env, capture_output=True, timeout=30, **how)
+        assert (done.returncode, done.stdout, done.stderr.decode()) == (
+            2, b"", NO_TERMINAL + "standard input is not a terminal\n"), name
+    # stdin a terminal, stdout a pipe (solve2048 game > file)
+    master, slave = os.openpty()
+    try:
+        done = subprocess.run(GAME, check=False, env=env, stdin=slave, capture_output=True,
+                              timeout=30)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert (done.returncode, done.stdout, done.stderr.decode()) == (
+        2, b"", NO_TERMINAL + "standard output is not a terminal\n")
+    assert_save_untouched(tmp_path, content)
+
+
+def test_unusable_term_is_one_line_with_nothing_drawn(tmp_path: Path) -> None:
+    content = corrupt_save(tmp_path)
+    base = {k: v for k, v in os.environ.items() if k != "TERM"}
+    base["SOLVE2048_DATA_DIR"] = str(tmp_path)
+    cases = {None: "TERM is not set", "": "TERM is not set",
+             "dumb": "TERM=dumb cannot move the cursor",
+             "nosuchterm": "TERM=nosuchterm is not known to terminfo"}
+    for term, why in cases.items():
+        env = base if term is None else {**base, "TERM": term}
+        code, output = run_in_pty(env)
+        # Exactly the line: no escape sequence of a curses set-up before it.
+        assert (code, output) == (2, NO_TERMINAL + why + "\r\n"), term
+    assert_save_untouched(tmp_path, content)
+
+
+def test_a_terminal_that_cannot_hide_its_cursor_still_plays(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, "--seed", "3")
+    term.child.terminate(force=True)
+    env = {**os.environ, "TERM": "vt100", "SOLVE2048_DATA_DIR": str(tmp_path)}
+    term.child = pexpect.spawn(GAME[0], [*GAME[1:], "--seed", "3"], env=env,
+                               dimensions=(ROWS, COLS), timeout=10)
+    term.wait_for("score 0")
+    term.wait_board(Session.new(3).board)
     term.quit()
