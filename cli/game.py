@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -18,12 +19,13 @@ except ImportError:  # Windows without the windows-curses package
 from solve2048.cli.params import SEED, InputError, open_tables, table_options
 from solve2048.moves import Move
 from solve2048.search import analyze
-from solve2048.session import SaveStore, Session
+from solve2048.session import TILE_OVERFLOW, SaveStore, Session
 from solve2048.tables import TableMove, TableSet, search_weights
 
 CELL_W, CELL_H = 8, 3
 BOARD_W, BOARD_H = 4 * CELL_W, 4 * CELL_H
 MIN_W, MIN_H = BOARD_W + 4, BOARD_H + 7
+STATUS_LINES = 2  # the status may wrap onto the last line of the smallest window
 HINT_TIME_MS = 300  # iterative deepening keeps a hint under a third of a second
 
 # 'a' is autoplay and 'h' the hint, as the rulebook's keys say; left is the arrow key.
@@ -97,7 +99,7 @@ class GameScreen:
             return
         g = self.session
         self._put(0, 1, "solve2048", curses.A_BOLD)
-        self._put(1, 1, f"score {g.score:,}   best {g.best_score:,}   moves {g.moves:,}")
+        self._put(1, 1, f"score {g.score:,}   best {g.best_score:,}   moves {g.moves:,}"[: width - 2])
         for r, row in enumerate(g.board.rows):
             for c, value in enumerate(row):
                 attr = self._tile_attr(value)
@@ -107,7 +109,9 @@ class GameScreen:
                     self._put(y + line, x, text, attr)
         y = 4 + BOARD_H
         self._put(y, 1, HELP[: width - 2], curses.A_DIM)
-        self._put(y + 1, 1, self.status()[: width - 2], curses.A_BOLD)
+        status = textwrap.wrap(self.status(), width - 2, max_lines=STATUS_LINES, placeholder="…")
+        for line, text in enumerate(status, start=1):
+            self._put(y + line, 1, text, curses.A_BOLD)
         s.refresh()
 
     def _put(self, y: int, x: int, text: str, attr: int = 0) -> None:
@@ -121,7 +125,8 @@ class GameScreen:
         if g.show_win_banner:
             return "You made 2048! c: continue · n: new game"
         if g.over:
-            return f"Game over: final score {g.score:,}. n: new game · q: quit"
+            why = f" The moves left are refused: {g.over_reason}." if g.over_reason else ""
+            return f"Game over: final score {g.score:,}.{why} n: new game · q: quit"
         if self.confirm_new:
             return "Start a new game? This one will be lost. y/n"
         if self.autoplay:
@@ -130,18 +135,34 @@ class GameScreen:
 
     # ---- actions ----------------------------------------------------------------------
 
-    def play(self, move: Move) -> None:
+    def play(self, move: Move) -> bool:
+        """Plays a move; False when the game holds moves or refuses this one (the
+        status line says why)."""
         if self.session.over or self.session.show_win_banner:
-            return
-        if self.session.move(move):
+            return False
+        if not self.session.move(move):
+            self.message = f"{move}: {self.session.blocked(move)}"
+            return False
+        self.message = ""
+        self.save()
+        return True
+
+    def save(self) -> None:
+        """Saves the game. A save that fails (disk full, folder read-only) is
+        said on the status line and play goes on: the next move tries again.
+        Autoplay stops, so that the message is seen."""
+        try:
             self.store.save(self.session)
-            self.message = ""
-        else:
-            self.message = f"{move} does not move anything"
+        except OSError as error:
+            where = f": {error.filename}" if error.filename else ""
+            self.message = f"could not save the game: {error.strerror or error}{where}"
+            self.autoplay = False
 
     def table_move(self) -> TableMove | None:
-        """The endgame tables' move for the board, when one is sure enough."""
-        return self.tables.choose(self.session.board) if self.tables else None
+        """The endgame tables' move for the board, when one is sure enough and
+        the game can play it (a table knows nothing of the 32768 limit)."""
+        table = self.tables.choose(self.session.board) if self.tables else None
+        return table if table is not None and self.session.blocked(table.move) is None else None
 
     def hint(self) -> None:
         if self.session.over:
@@ -156,27 +177,36 @@ class GameScreen:
             self.message = "hint: no legal move"
             return
         best = result.values[result.best]
-        others = ", ".join(f"{m} {v - best:+,.0f}" if v is not None else f"{m} illegal"
-                           for m, v in result.ranked()[1:])
+        others = ", ".join(self._hint_other(m, v, best) for m, v in result.ranked()[1:])
         self.message = f"hint: {result.best} (depth {result.depth}; {others})"
+
+    def _hint_other(self, move: Move, value: float | None, best: float) -> str:
+        """A move the hint did not choose: how far behind, or why it cannot be played."""
+        if value is not None:
+            return f"{move} {value - best:+,.0f}"
+        # The search leaves out both moves that change nothing and merges of two 32768s.
+        return f"{move} makes 65536" if self.session.blocked(move) == TILE_OVERFLOW else f"{move} illegal"
 
     def new_game(self, seed: int | None = None) -> None:
         self.session = Session.new(seed if seed is not None else secrets.randbelow(1 << 32),
                                    self.session.best_score)
-        self.store.save(self.session)
         self.confirm_new = False
         self.message = f"new game, seed {self.session.seed}"
+        self.save()
 
     def autoplay_step(self) -> None:
-        table = self.table_move()
-        if table is not None and not self.session.show_win_banner:
-            self.play(table.move)
-            return
-        result = analyze(self.session.board, depth="auto", weights=search_weights(self.tables))
-        if result.best is None or self.session.show_win_banner:
+        """One move of autoplay; autoplay stops when the game is over, the win
+        banner asks, or a move is refused (so that it can never spin on one)."""
+        if self.session.over or self.session.show_win_banner:
             self.autoplay = False
             return
-        self.play(result.best)
+        table = self.table_move()
+        if table is not None:
+            move = table.move
+        else:
+            move = analyze(self.session.board, depth="auto", weights=search_weights(self.tables)).best
+        if move is None or not self.play(move):
+            self.autoplay = False
 
     def key(self, key: int) -> None:
         """Handles one key press."""
@@ -195,8 +225,8 @@ class GameScreen:
         elif g.show_win_banner:
             if key in (ord("c"), ord("C")):
                 g.acknowledge_win()
-                self.store.save(g)
                 self.message = "playing on: aim for 4096"
+                self.save()
             elif key in (ord("n"), ord("N")):
                 self.new_game()
         elif key in (ord("n"), ord("N")):

@@ -83,10 +83,12 @@ class Terminal:
         assert self.child.exitstatus == 0
 
 
-def save_board(data_dir: Path, text: str, seed: int = 1, score: int = 0) -> Session:
+def save_board(data_dir: Path, text: str, seed: int = 1, score: int = 0, **fields) -> Session:
     s = Session.new(seed)
     s.board = Board.parse(text)
     s.score = score
+    for name, value in fields.items():
+        setattr(s, name, value)
     data_dir.mkdir(parents=True, exist_ok=True)
     (data_dir / "game.json").write_text(json.dumps(s.to_json()))
     return s
@@ -235,6 +237,11 @@ def test_window_too_small_says_how_large(tmp_path: Path) -> None:
 
 GAME = [sys.executable, "-m", "solve2048.cli", "game"]
 NO_TERMINAL = "solve2048: error: the game needs a terminal: "
+# Two 32768s side by side (left and right would make 65536), and a full board on
+# which those merges are the only moves left.
+TWO_MAXED = "32768 32768 . . / . . . . / . . . . / . . . 2"
+ONLY_OVERFLOW_LEFT = "32768 32768 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 2"
+OVERFLOW_MESSAGE = "merging two 32768 tiles makes 65536"
 
 
 def corrupt_save(data_dir: Path) -> bytes:
@@ -305,3 +312,139 @@ def test_a_terminal_that_cannot_hide_its_cursor_still_plays(tmp_path: Path) -> N
     term.wait_for("score 0")
     term.wait_board(Session.new(3).board)
     term.quit()
+
+
+def test_a_merge_of_two_32768s_is_refused_and_survives_a_restart(tmp_path: Path) -> None:
+    save_board(tmp_path, TWO_MAXED)
+    saved = (tmp_path / "game.json").read_text()
+    for _ in range(2):  # the save still holds the board: the restart must cope too
+        term = Terminal(tmp_path)
+        term.wait_for("welcome back")
+        term.send(LEFT)
+        term.wait_for(f"left: {OVERFLOW_MESSAGE}, beyond what this version can hold")
+        term.send("d")
+        term.wait_for(f"right: {OVERFLOW_MESSAGE}")
+        term.pump(0.2)
+        assert term.board() == Board.parse(TWO_MAXED) and "moves 0" in term.text()
+        assert term.child.isalive()
+        term.quit()
+        assert (tmp_path / "game.json").read_text() == saved
+    term = Terminal(tmp_path)
+    term.wait_for("welcome back")
+    term.send(UP)  # the other directions still play
+    term.wait_for("moves 1")
+    term.quit()
+
+
+def test_hint_and_autoplay_beside_two_32768s(tmp_path: Path) -> None:
+    save_board(tmp_path, TWO_MAXED, won=True, win_shown=True)
+    term = Terminal(tmp_path)
+    term.wait_for("welcome back")
+    term.send("h")
+    line = next(r for r in term.wait_for("hint: ").splitlines() if "hint: " in r)
+    assert "left makes 65536" in line and "right makes 65536" in line
+    assert "hint: up " in line or "hint: down " in line
+    term.send("a")
+    # The solver plays on beside the two 32768s.
+    wait_until(term, lambda: moves_shown(term) >= 5, "5 moves of autoplay")
+    term.send("x")
+    term.pump(0.3)
+    assert "autoplay: the solver" not in term.text() and OVERFLOW_MESSAGE not in term.text()
+    term.quit()
+
+
+def moves_shown(term: Terminal) -> int:
+    """The move count on screen, -1 while the line is not (yet) drawn."""
+    try:
+        return int(term.screen.display[1].split("moves ")[1].split()[0].replace(",", ""))
+    except (IndexError, ValueError):
+        return -1
+
+
+def wait_until(term: Terminal, check, what: str, seconds: float = 10) -> None:
+    """Waits for a screen that ``check`` accepts: autoplay moves too fast for
+    wait_for to catch one exact count."""
+    end = time.time() + seconds
+    while time.time() < end:
+        term.pump()
+        if check():
+            return
+    raise AssertionError(f"never saw {what}:\n{term.text()}")
+
+
+def test_game_over_when_only_merges_of_two_32768s_are_left(tmp_path: Path) -> None:
+    save_board(tmp_path, ONLY_OVERFLOW_LEFT, score=400_000)
+    term = Terminal(tmp_path)
+    screen = term.wait_for("Game over: final score 400,000")
+    assert OVERFLOW_MESSAGE in " ".join(screen.split())  # the reason may wrap
+    for key in (LEFT, "d", "h", "a"):
+        term.send(key)
+        term.pump(0.2)
+        assert term.board() == Board.parse(ONLY_OVERFLOW_LEFT) and "Game over" in term.text()
+        assert "autoplay: the solver" not in term.text()
+    term.send("n")  # a finished game starts anew without asking
+    term.wait_for("new game, seed")
+    term.wait_for("best 400,000")
+    term.quit()
+
+
+def test_keys_outside_ascii_and_function_keys_are_ignored(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, "--seed", "3")
+    expected = Session.new(3)
+    term.wait_for("score 0")
+    term.send("é€😀\x00\x7f\x1b[15~\x1bOP\x1b[Z\x1b")
+    term.pump(0.5)
+    assert term.child.isalive() and term.board() == expected.board
+    for key, move in ((LEFT, "left"), (UP, "up"), (RIGHT, "right")):
+        if expected.move(move):
+            term.send(key)
+            term.wait_board(expected.board)
+    term.quit()
+
+
+def test_resizing_while_autoplay_runs(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, "--seed", "6")
+    term.wait_for("score 0")
+    term.send("a")
+    term.wait_for("autoplay: the solver is playing")
+    for rows, cols in ((10, 20), (ROWS, COLS), (3, 3), (40, 120), (ROWS, COLS)):
+        term.child.setwinsize(rows, cols)
+        term.screen.resize(rows, cols)
+        term.pump(0.2)
+    assert term.child.isalive()
+    # Still drawing at the last size: the solver plays on (or has stopped at the
+    # win banner, if it got there meanwhile).
+    before = moves_shown(term)
+    wait_until(term, lambda: moves_shown(term) > before or "You made 2048!" in term.text(),
+               "a move after the resizes")
+    term.send("x")
+    term.pump(0.3)
+    assert "autoplay: the solver is playing" not in term.text()
+    term.quit()
+
+
+def test_a_save_that_cannot_be_written_is_said_and_play_goes_on(tmp_path: Path) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    term = Terminal(blocker / "data", "--seed", "4")  # its folder cannot be made
+    expected = Session.new(4)
+    term.wait_for("new game, seed 4")  # a new game is first saved after its first move
+    for key, move in ((LEFT, "left"), (UP, "up"), (RIGHT, "right"), (DOWN, "down")):
+        if expected.move(move):
+            term.send(key)
+            term.wait_board(expected.board)
+            term.wait_for("could not save the game")
+    term.quit()
+
+
+def test_a_save_with_huge_numbers_is_set_aside(tmp_path: Path) -> None:
+    tmp_path.mkdir(exist_ok=True)
+    good = Session.new(1).to_json()
+    (tmp_path / "game.json").write_text(json.dumps({**good, "score": 10**40}))
+    (tmp_path / "best.json").write_text('{"best_score": 1' + "0" * 5000 + "}")
+    term = Terminal(tmp_path, "--seed", "2")
+    term.wait_for("unreadable save")
+    term.wait_board(Session.new(2).board)
+    term.wait_for("score 0   best 0")
+    term.quit()
+    assert len(list(tmp_path.glob("*.corrupt-*"))) == 2
