@@ -18,7 +18,7 @@ GAMES = {1: 200, 2: 40, 3: 20}
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_play_games(benchmark, depth: int) -> None:
     seeds = range(GAMES[depth])
-    moves = sum(play_game(seed, depth).moves for seed in seeds)
-    benchmark.pedantic(lambda: [play_game(seed, depth) for seed in seeds],
+    moves = sum(play_game(seed, depth=depth).moves for seed in seeds)
+    benchmark.pedantic(lambda: [play_game(seed, depth=depth) for seed in seeds],
                        rounds=5, iterations=1, warmup_rounds=1)
     benchmark.extra_info["moves_per_second"] = moves / benchmark.stats.stats.median

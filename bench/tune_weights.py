@@ -48,7 +48,7 @@ def one(args: tuple[int, int, Weights, bool, str | None]) -> tuple[int, int]:
         if tables_dir not in _tables:
             _tables[tables_dir] = load_tables(Path(tables_dir)).tables
         tables = _tables[tables_dir]
-    r = play_game(seed, depth, weights=weights, searcher=searcher, tables=tables)
+    r = play_game(seed, depth=depth, weights=weights, searcher=searcher, tables=tables)
     return r.score, r.max_tile
 
 

@@ -13,13 +13,12 @@ from solve2048 import stats
 from solve2048.batch import (ADDRESS_FORMS, BatchError, Settings, check_address, default_jobs, run_cluster,
                              run_local, settings_of)
 from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
-from solve2048.cli.params import (DEPTH, OUTPUT, SEED, TIME_MS, InputError, close_quietly, open_tables,
-                                  search_options, table_options)
+from solve2048.cli.params import OUTPUT, SEED, InputError, close_quietly, settings_options
 from solve2048.cli.plot import plot_option_callback, write_plot
 from solve2048.cli.summary import compare_text, summary_text
 from solve2048.engine import check_tt_mb
 from solve2048.rng import MAX_SEED
-from solve2048.tables import default_dir as default_tables_dir
+from solve2048.settings import SearchSettings
 
 
 
@@ -97,8 +96,6 @@ class WriteFailed(Exception):
 
 @click.command()
 @click.option("-n", "--games", type=click.IntRange(1, 10**9), required=True, help="Number of games.")
-@click.option("-d", "--depth", type=DEPTH, default="auto", show_default=True, help="Search depth, or 'auto'.")
-@click.option("-t", "--time", "time_ms", type=TIME_MS, default=None, help="Time per move in ms (games do not repeat exactly).")
 @click.option("-s", "--seed", type=SEED, default=0, show_default=True, help="Game i uses seed SEED + i.")
 @click.option("-j", "--jobs", type=click.IntRange(1, 4096), default=None, help="Worker processes [default: all cores].")
 @click.option("-o", "--out", "out_path", type=OUTPUT, default=None,
@@ -110,10 +107,8 @@ class WriteFailed(Exception):
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=_scheduler_callback,
               help=f"Run on a Dask distributed cluster at {ADDRESS_FORMS}, e.g. tcp://10.0.0.5:8786 "
                    "(needs the cluster extra).")
-@search_options
-@table_options
-def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, scheduler, prune, tt_mb,
-          no_tables, tables_dir, table_min_prob) -> None:
+@settings_options
+def batch(games, seed, jobs, out_path, as_json, plot_path, scheduler, settings: SearchSettings) -> None:
     """Play many seeded games and print the statistics the field publishes.
 
     With --out, every finished game is written at once; running the same command
@@ -124,20 +119,15 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
     if seed + games - 1 > MAX_SEED:
         raise click.BadParameter("seed + games must stay below 2**64", param_hint="'--seed'")
     rows = _load(out_path, repair=True) if out_path else []
-    tables = open_tables(no_tables, tables_dir, table_min_prob)
-    try:
-        settings = Settings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb,
-                            tables_dir=str(tables_dir or default_tables_dir()) if tables else None,
-                            table_min_prob=table_min_prob, tables_count=len(tables) if tables else 0)
-    except ValueError as error:
-        raise InputError(str(error)) from None
+    settings = Settings.of(settings)   # as it travels to the workers
     jobs = jobs or default_jobs()
     if not scheduler:
         try:  # every local worker makes a table of its own, all on this machine
-            check_tt_mb(tt_mb, copies=min(jobs, games))
+            check_tt_mb(settings.tt_mb, copies=min(jobs, games))
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="'--tt-mb'") from None
-    wanted = settings_of({"depth": depth, "prune": prune, "tt_mb": tt_mb, "tables": settings.tables_tag})
+    wanted = settings_of({"depth": settings.depth, "prune": settings.prune, "tt_mb": settings.tt_mb,
+                          "tables": settings.tables_tag})
     other = sorted({settings_of(r) for r in rows} - {wanted}, key=str)
     if other:
         raise InputError(f"{out_path} holds games at {_settings_text(other[0])}; "
@@ -188,7 +178,7 @@ def batch(games, depth, time_ms, seed, jobs, out_path, as_json, plot_path, sched
         sys.exit(EXIT_BATCH_FAILED)
 
     everything = rows + new_rows
-    summary = stats.summarize(everything, depth=depth)
+    summary = stats.summarize(everything, depth=settings.depth)
     if as_json:
         click.echo(json.dumps(summary))
     else:

@@ -3,6 +3,7 @@ one-line click error (exit code 2)."""
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import sys
@@ -14,7 +15,7 @@ from solve2048 import Board, InvalidBoardError
 from solve2048.cli.exits import EXIT_BAD_INPUT
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH, PRUNE_AUTO, check_prune, check_tt_mb
 from solve2048.rng import MAX_SEED
-from solve2048.search import MAX_TIME_MS
+from solve2048.settings import MAX_TIME_MS, SearchSettings
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, ENV_DIR, TableSet
 from solve2048.tables import load as load_tables
 
@@ -169,6 +170,32 @@ def table_options(command):
         help="Take an optional block table's move only when its success probability is at "
              "least this (chain tables are trusted at any probability, entry tables from 0.9).",
     )(command)
+
+
+def settings_options(command):
+    """The search settings every searching command shares, --depth, --time,
+    --prune, --tt-mb and the tables' options, declared once; the command gets
+    them as one SearchSettings, ``settings``, its tables loaded."""
+
+    @functools.wraps(command)
+    def with_settings(*args, depth, time_ms, prune, tt_mb, no_tables, tables_dir, table_min_prob, **kwargs):
+        tables = open_tables(no_tables, tables_dir, table_min_prob)
+        try:
+            settings = SearchSettings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb, tables=tables)
+        except ValueError as error:  # each option was checked alone; this is what they say together
+            raise InputError(str(error)) from None
+        return command(*args, settings=settings, **kwargs)
+
+    with_settings = click.option(
+        "-d", "--depth", type=DEPTH, default="auto", show_default=True,
+        help="Moves to look ahead (the first included), or 'auto' by board difficulty.",
+    )(with_settings)
+    with_settings = click.option(
+        "-t", "--time", "time_ms", type=TIME_MS, default=None,
+        help="Search by iterative deepening for at most this many ms per move (depth becomes a "
+             "cap; the result then depends on the machine's speed).",
+    )(with_settings)
+    return table_options(search_options(with_settings))
 
 
 def open_tables(no_tables: bool, tables_dir: Path | None, min_prob: float) -> TableSet | None:

@@ -12,11 +12,11 @@ from contextlib import contextmanager
 import click
 
 from solve2048.cli.exits import EXIT_INTERRUPTED, EXIT_WRITE_FAILED
-from solve2048.cli.params import (DEPTH, OUTPUT, SEED, TIME_MS, close_quietly, open_tables, search_options,
-                                  table_options)
+from solve2048.cli.params import OUTPUT, SEED, close_quietly, settings_options
 from solve2048.cli.render import board_text, duration
 from solve2048.game import CHUNK, Game, GameResult
 from solve2048.record import RecordWriter
+from solve2048.settings import SearchSettings
 
 REDRAW_SECONDS = 1 / 30     # at most 30 redraws a second, whatever the speed
 TARGET_CALL_SECONDS = 0.05  # chunks of moves sized to return to Python this often
@@ -136,10 +136,6 @@ def _effort_text(r: GameResult) -> str:
 
 
 @click.command()
-@click.option("-d", "--depth", type=DEPTH, default="auto", show_default=True,
-              help="Moves to look ahead, or 'auto' by board difficulty.")
-@click.option("-t", "--time", "time_ms", type=TIME_MS, default=None,
-              help="Time per move in ms (iterative deepening; such games do not repeat exactly).")
 @click.option("-s", "--seed", type=SEED, default=None,
               help="Seed of the game (0..2**64-1); without it a seed is picked and printed.")
 @click.option("-r", "--record", "record_path", type=OUTPUT,
@@ -151,10 +147,8 @@ def _effort_text(r: GameResult) -> str:
                    "so the game can be followed; else 0].")
 @click.option("--fast", is_flag=True, help="Full speed on a terminal too (as --delay 0; key f while watching).")
 @click.option("--stop-at-win", is_flag=True, help="Stop once 2048 is made instead of playing on.")
-@search_options
-@table_options
-def play(depth, time_ms, seed, record_path, as_json, quiet, delay, fast, stop_at_win, prune, tt_mb,
-         no_tables, tables_dir, table_min_prob) -> None:
+@settings_options
+def play(seed, record_path, as_json, quiet, delay, fast, stop_at_win, settings: SearchSettings) -> None:
     """Watch the solver play a whole game, reproducible by --seed.
 
     On a terminal the game is shown move by move at a pace that can be followed
@@ -165,8 +159,7 @@ def play(depth, time_ms, seed, record_path, as_json, quiet, delay, fast, stop_at
         seed = secrets.randbelow(1 << 32)
         if not as_json:
             click.echo(f"seed {seed} (replay this game with --seed {seed})", err=True)
-    game = Game(seed, depth, time_ms=time_ms, stop_at_win=stop_at_win, prune=prune, tt_mb=tt_mb,
-                tables=open_tables(no_tables, tables_dir, table_min_prob))
+    game = Game(seed, settings, stop_at_win=stop_at_win)
     view = LiveView(sys.stdout.isatty() and not quiet and not as_json)
     if delay is None:
         delay = 0 if fast or not view.enabled else WATCH_DELAY_MS
@@ -174,7 +167,7 @@ def play(depth, time_ms, seed, record_path, as_json, quiet, delay, fast, stop_at
     writer = RecordWriter(record) if record else None
     try:
         if writer:
-            writer.start(seed, depth, game.start_board.cells)
+            writer.start(seed, settings.depth, game.start_board.cells)
         with sigint_flag() as interrupt, KeyReader(view.enabled) as keys:
             if keys.enabled:
                 view.keys_help = KEYS_HELP

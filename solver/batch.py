@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, LEGACY_PRUNE, Prune, check_tt_mb
+from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, LEGACY_PRUNE, Prune, Weights, check_prune, check_tt_mb
 from solve2048.game import GameResult, check_seed, play_game
-from solve2048.search import Depth, check_depth, check_limits
+from solve2048.settings import Depth, SearchSettings, check_depth, check_time
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, TableSet
 from solve2048.tables import load as load_tables
 
@@ -39,7 +39,9 @@ CONNECT_GRACE = 2
 
 @dataclass(frozen=True)
 class Settings:
-    """What every game of a batch is played with."""
+    """What every game of a batch is played with: a SearchSettings as it
+    travels to a worker process, which loads the tables again from their
+    folder (loaded tables are memory maps, and stay in the process that has them)."""
 
     depth: Depth = "auto"
     time_ms: float | None = None
@@ -48,12 +50,29 @@ class Settings:
     tables_dir: str | None = None   # None: search every move
     table_min_prob: float = DEFAULT_MIN_PROBABILITY
     tables_count: int = 0           # how many tables the caller loaded: every worker must find as many
+    weights: Weights | None = None  # None: as SearchSettings chooses beside the tables
+
+    @classmethod
+    def of(cls, search: SearchSettings) -> Settings:
+        """The batch settings of ``search``, whose tables (if any) came from a folder."""
+        tables = search.tables
+        if tables is not None and tables.directory is None:
+            raise ValueError("a batch needs tables loaded from a folder (solve2048.tables.load)")
+        return cls(depth=search.depth, time_ms=search.time_ms, prune=search.prune, tt_mb=search.tt_mb,
+                   tables_dir=str(tables.directory) if tables is not None else None,
+                   table_min_prob=tables.min_probability if tables is not None else DEFAULT_MIN_PROBABILITY,
+                   tables_count=len(tables) if tables is not None else 0, weights=search.weights)
+
+    def search_settings(self, tables: TableSet | None) -> SearchSettings:
+        return SearchSettings(depth=self.depth, time_ms=self.time_ms, prune=self.prune, tt_mb=self.tt_mb,
+                              weights=self.weights, tables=tables)
 
     def __post_init__(self) -> None:
         # Checked here, in the caller's process: a bad setting found by a worker
         # would come back as a remote traceback, once per chunk.
         check_depth(self.depth)
-        check_limits(self.time_ms, self.prune)
+        check_time(self.time_ms)
+        check_prune(self.prune)
         # One table per worker; the workers of a cluster have memory of their
         # own, so the caller checks how many share this machine (check_tt_mb).
         check_tt_mb(self.tt_mb)
@@ -96,6 +115,10 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict:
     }
 
 
+def _batch_settings(settings: Settings | SearchSettings) -> Settings:
+    return Settings.of(settings) if isinstance(settings, SearchSettings) else settings
+
+
 def settings_of(row: dict) -> tuple:
     """The settings a results line was played with (lines without prune, tt_mb
     or tables were played with the defaults of their time: prune 1e-4, no tables)."""
@@ -105,12 +128,8 @@ def settings_of(row: dict) -> tuple:
 
 def play_seeds(seeds: list[int], settings: Settings) -> list[dict]:
     """Plays one game per seed; the unit of work sent to a worker."""
-    tables = _worker_tables(settings)
-    return [
-        game_row(play_game(seed, settings.depth, time_ms=settings.time_ms,
-                           prune=settings.prune, tt_mb=settings.tt_mb, tables=tables), settings)
-        for seed in seeds
-    ]
+    search = settings.search_settings(_worker_tables(settings))
+    return [game_row(play_game(seed, search), settings) for seed in seeds]
 
 
 _loaded_tables: dict[tuple[str, float], TableSet] = {}
@@ -162,10 +181,11 @@ class _ChunkPlanner:
         return chunk
 
 
-def run_local(seeds: Iterable[int], settings: Settings, jobs: int,
+def run_local(seeds: Iterable[int], settings: Settings | SearchSettings, jobs: int,
               on_rows: Callable[[list[dict]], None]) -> None:
     """Plays the seeds on ``jobs`` local worker processes; calls ``on_rows`` with
     each finished chunk, in the parent, as soon as it is back."""
+    settings = _batch_settings(settings)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"expected 1 or more worker processes, got {jobs!r}")
     planner = _ChunkPlanner(seeds)
@@ -276,10 +296,11 @@ def _connect(client_class, address: str):
     raise BatchError(f"cannot reach the Dask scheduler at {address}: {reason}")
 
 
-def run_cluster(seeds: Iterable[int], settings: Settings, address: str,
+def run_cluster(seeds: Iterable[int], settings: Settings | SearchSettings, address: str,
                 on_rows: Callable[[list[dict]], None]) -> None:
     """Plays the seeds on an existing Dask distributed cluster at ``address``.
     Workers must have solve2048 installed. Needs the ``cluster`` extra."""
+    settings = _batch_settings(settings)
     check_address(address)
     planner = _ChunkPlanner(seeds)
     try:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from solve2048 import engine
 from solve2048.board import Board
-from solve2048.engine import DEFAULT_PRUNE, Prune, Weights, engine_prune, ffi, lib
+from solve2048.engine import engine_prune, ffi, lib
 from solve2048.moves import Move
 from solve2048.rng import MAX_SEED
-from solve2048.search import Depth, check_depth, check_limits
-from solve2048.tables import TableSet, search_weights
+from solve2048.settings import Depth, SearchSettings
 
 CHUNK = 4096
 
@@ -86,29 +86,18 @@ def check_seed(seed: int) -> int:
 class Game:
     """A game the solver plays from ``seed``; call ``advance`` or ``run``."""
 
-    def __init__(
-        self,
-        seed: int,
-        depth: Depth = "auto",
-        time_ms: float | None = None,
-        prune: Prune = DEFAULT_PRUNE,
-        stop_at_win: bool = False,
-        weights: Weights | None = None,
-        searcher: engine.Searcher | None = None,
-        tt_mb: float = engine.DEFAULT_TT_MB,
-        tables: TableSet | None = None,
-    ) -> None:
+    def __init__(self, seed: int, settings: SearchSettings | None = None, *, stop_at_win: bool = False,
+                 searcher: engine.Searcher | None = None, **fields: Any) -> None:
+        """``settings`` (or a SearchSettings made of ``fields``: ``depth=3``)
+        say how every move is chosen, as ``decide`` would choose it."""
         self.seed = check_seed(seed)
-        self.tables = tables if tables is not None and len(tables) else None
-        self.depth = depth
-        self._depth = check_depth(depth)
-        self._time_ms = check_limits(time_ms, prune)
-        self._prune = engine_prune(prune)   # as C takes it, converted once
+        self.settings = SearchSettings.of(settings, **fields)
+        self.tables = self.settings.tables
+        self.depth = self.settings.depth
+        self._prune = engine_prune(self.settings.prune)   # as C takes it, converted once
         self._stop_at_win = stop_at_win
-        # Beside tables, the search plays their heuristic unless told otherwise.
-        self._evaluator = engine.evaluator(weights if weights is not None
-                                           else search_weights(self.tables, depth))
-        self._searcher = searcher or engine.thread_searcher(tt_mb)
+        self._evaluator = engine.evaluator(self.settings.search_weights)
+        self._searcher = searcher or engine.thread_searcher(self.settings.tt_mb)
         self._state = ffi.new("s2048_game *")
         lib.s2048_game_new(self._state, self.seed)
         self.start_board = Board.from_int(self._state.board)
@@ -160,7 +149,7 @@ class Game:
         played = lib.s2048_game_play(
             self._state, self._searcher._handle, self._evaluator._handle,
             self.tables.handle if self.tables else ffi.NULL,
-            self._depth, self._time_ms, self._prune, int(self._stop_at_win),
+            self.settings.engine_depth, self.settings.engine_time_ms, self._prune, int(self._stop_at_win),
             self._buffer, count,
         )
         self.seconds += time.perf_counter() - start
@@ -195,10 +184,12 @@ class Game:
             seconds=self.seconds,
             final_board=board,
             table_moves=self.table_moves,
-            time_ms=self._time_ms or None,
+            time_ms=self.settings.time_ms,
         )
 
 
-def play_game(seed: int, depth: Depth = "auto", **settings) -> GameResult:
-    """Plays one whole game from ``seed`` and returns its result."""
-    return Game(seed, depth, **settings).run()
+def play_game(seed: int, settings: SearchSettings | None = None, **fields: Any) -> GameResult:
+    """Plays one whole game from ``seed`` and returns its result (``fields``:
+    those of SearchSettings, or ``stop_at_win`` and ``searcher`` as for Game)."""
+    own = {k: fields.pop(k) for k in ("stop_at_win", "searcher") if k in fields}
+    return Game(seed, SearchSettings.of(settings, **fields), **own).run()

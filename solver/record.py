@@ -38,7 +38,8 @@ from solve2048 import reference
 from solve2048.board import WIN_TILE
 from solve2048.game import Step
 from solve2048.rng import MAX_SEED, Rng
-from solve2048.search import MAX_DEPTH, check_depth
+from solve2048.engine import MAX_DEPTH
+from solve2048.settings import check_depth
 
 REASONS = ("game_over", "stopped_at_win", "interrupted")
 

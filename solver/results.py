@@ -19,7 +19,7 @@ from typing import IO
 
 from solve2048.engine import MAX_DEPTH, check_prune
 from solve2048.rng import MAX_SEED
-from solve2048.search import check_depth
+from solve2048.settings import check_depth
 
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",

@@ -247,9 +247,14 @@ class TableSet:
 
     def __init__(self, tables: dict[TableSpec, object],
                  min_probability: float = DEFAULT_MIN_PROBABILITY,
-                 min_by_shape: dict[int, float] | None = None) -> None:
+                 min_by_shape: dict[int, float] | None = None,
+                 directory: Path | None = None) -> None:
         """``min_probability`` is the threshold of every shape that
-        ``min_by_shape`` (default: DEFAULT_MIN_BY_SHAPE) does not name."""
+        ``min_by_shape`` (default: DEFAULT_MIN_BY_SHAPE) does not name;
+        ``directory`` is where the tables were loaded from (for the workers
+        of a batch, which load them again)."""
+        self.directory = directory
+        self.min_probability = min_probability
         if not 0.0 <= min_probability <= 1.0:
             raise ValueError(f"min_probability must be between 0 and 1, got {min_probability!r}")
         own = DEFAULT_MIN_BY_SHAPE if min_by_shape is None else min_by_shape
@@ -350,6 +355,7 @@ def load(directory: Path | None = None, specs: tuple[TableSpec, ...] | None = No
     out, never used."""
     directory = default_dir() if directory is None else Path(directory)
     files = scan(directory, installed_specs(directory) if specs is None else specs, verify)
-    return Installed(TableSet({f.spec: f.entries for f in files if f.status == "ok"}, min_probability),
+    return Installed(TableSet({f.spec: f.entries for f in files if f.status == "ok"}, min_probability,
+                              directory=directory),
                      [f.problem for f in files if f.status == "damaged"],
                      [f.spec for f in files if f.status == "missing"])

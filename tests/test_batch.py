@@ -39,7 +39,7 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
                             "seconds", "prune", "tt_mb", "tables", "table_moves"}
     assert sorted(r["seed"] for r in rows) == list(range(100, 112))
     # Game i of the batch is the game `play --seed S+i` plays.
-    alone = play_game(105, 1)
+    alone = play_game(105, depth=1)
     assert next(r for r in rows if r["seed"] == 105)["score"] == alone.score
 
 

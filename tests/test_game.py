@@ -21,14 +21,14 @@ def test_same_seed_same_game() -> None:
     assert a.advance(4096) == b.advance(4096)
     ra, rb = a.result(), b.result()
     assert (ra.score, ra.moves, ra.final_board) == (rb.score, rb.moves, rb.final_board)
-    other = play_game(12, 2)
+    other = play_game(12, depth=2)
     assert (other.score, other.moves, other.final_board) != (ra.score, ra.moves, ra.final_board)
 
 
 def test_same_seed_same_game_in_another_process(tmp_path: Path) -> None:
-    code = "import json; from solve2048.game import play_game; r = play_game(21, 2); print(json.dumps([r.score, r.moves, list(r.final_board.cells)]))"
+    code = "import json; from solve2048.game import play_game; r = play_game(21, depth=2); print(json.dumps([r.score, r.moves, list(r.final_board.cells)]))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    r = play_game(21, 2)
+    r = play_game(21, depth=2)
     assert json.loads(out) == [r.score, r.moves, list(r.final_board.cells)]
 
 
@@ -58,7 +58,7 @@ def test_game_follows_the_rules_and_the_generator() -> None:
 
 def test_win_is_found_and_stop_at_win_stops() -> None:
     # Depth 3 wins about 19 games in 20: the first winning seed comes quickly.
-    seed, full = next((s, g) for s in range(20) if (g := play_game(s, 3)).won and g.max_tile >= 4096)
+    seed, full = next((s, g) for s in range(20) if (g := play_game(s, depth=3)).won and g.max_tile >= 4096)
     assert full.won_at_move < full.moves
     assert 2048 in reference.move(list(_board_before(seed, full.won_at_move).cells),
                                   str(_move_number(seed, full.won_at_move)))[0]

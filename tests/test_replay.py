@@ -25,7 +25,7 @@ def record_game(seed: int, depth: int) -> list[str]:
     """A whole game written as ``play --record`` writes it (no tables: Game's default)."""
     stream = io.StringIO()
     writer = RecordWriter(stream)
-    game = Game(seed, depth)
+    game = Game(seed, depth=depth)
     writer.start(seed, depth, game.start_board.cells)
     while not game.over:
         writer.moves(game.advance(CHUNK))
