@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import termios
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -256,8 +257,21 @@ class GameScreen:
             if key == -1:
                 if self.autoplay:
                     self.autoplay_step()
+                elif terminal_gone():
+                    self.quit = True  # every move is saved already
                 continue
             self.key(key)
+
+
+def terminal_gone() -> bool:
+    """True once the terminal has hung up. A blocking getch then returns -1 at
+    once, for ever, and with SIGHUP ignored (nohup) the game would spin on it.
+    (A -1 after a signal, such as a resume from Ctrl-Z, leaves the terminal there.)"""
+    try:
+        termios.tcgetattr(0)
+    except termios.error:
+        return True
+    return False
 
 
 def terminal_problem() -> str | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -23,14 +25,17 @@ UP, DOWN, RIGHT, LEFT = "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D"
 
 
 class Terminal:
-    def __init__(self, data_dir: Path, *args: str, size: tuple[int, int] = (ROWS, COLS)) -> None:
+    def __init__(self, data_dir: Path, *args: str, size: tuple[int, int] = (ROWS, COLS),
+                 term: str = "linux", ignore_hangup: bool = False) -> None:
         # TERM=linux: curses then scrolls with plain line feeds and repeats no
         # characters, both of which pyte follows (it lacks the SU and REP sequences).
-        env = {**os.environ, "TERM": "linux", "SOLVE2048_DATA_DIR": str(data_dir)}
+        env = {**os.environ, "TERM": term, "SOLVE2048_DATA_DIR": str(data_dir)}
         self.screen = pyte.Screen(size[1], size[0])
         self.stream = pyte.ByteStream(self.screen)
-        self.child = pexpect.spawn(sys.executable, ["-m", "solve2048.cli", "game", *args],
-                                   env=env, dimensions=size, timeout=10)
+        command = [sys.executable, "-m", "solve2048.cli", "game", *args]
+        if ignore_hangup:  # as nohup does: the game is then not killed when the terminal goes
+            command = ["/bin/sh", "-c", "trap '' HUP; exec " + shlex.join(command)]
+        self.child = pexpect.spawn(command[0], command[1:], env=env, dimensions=size, timeout=10)
 
     def pump(self, seconds: float = 0.05) -> None:
         end = time.time() + seconds
@@ -304,11 +309,7 @@ def test_unusable_term_is_one_line_with_nothing_drawn(tmp_path: Path) -> None:
 
 
 def test_a_terminal_that_cannot_hide_its_cursor_still_plays(tmp_path: Path) -> None:
-    term = Terminal(tmp_path, "--seed", "3")
-    term.child.terminate(force=True)
-    env = {**os.environ, "TERM": "vt100", "SOLVE2048_DATA_DIR": str(tmp_path)}
-    term.child = pexpect.spawn(GAME[0], [*GAME[1:], "--seed", "3"], env=env,
-                               dimensions=(ROWS, COLS), timeout=10)
+    term = Terminal(tmp_path, "--seed", "3", term="vt100")
     term.wait_for("score 0")
     term.wait_board(Session.new(3).board)
     term.quit()
@@ -448,3 +449,24 @@ def test_a_save_with_huge_numbers_is_set_aside(tmp_path: Path) -> None:
     term.wait_for("score 0   best 0")
     term.quit()
     assert len(list(tmp_path.glob("*.corrupt-*"))) == 2
+
+
+def test_a_hung_up_terminal_ends_the_game_even_with_sighup_ignored(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, "--seed", "3", ignore_hangup=True)
+    expected = Session.new(3)
+    term.wait_for("score 0")
+    move = next(m for m in ("left", "up", "right", "down") if expected.move(m))
+    term.send({"left": LEFT, "up": UP, "right": RIGHT, "down": DOWN}[move])
+    term.wait_board(expected.board)
+    # Closing our side hangs the terminal up: reads then fail at once, for ever.
+    term.child.ptyproc.fileobj.close()
+    end = time.time() + 10
+    while term.child.ptyproc.isalive() and time.time() < end:
+        time.sleep(0.05)
+    spinning = term.child.ptyproc.isalive()
+    if spinning:
+        term.child.ptyproc.kill(signal.SIGKILL)  # not left behind to burn a core
+    assert not spinning, "the game spins on a terminal that is gone"
+    assert term.child.ptyproc.exitstatus == 0
+    saved = json.loads((tmp_path / "game.json").read_text())
+    assert saved["moves"] == 1 and saved["board"] == list(expected.board.cells)
