@@ -1,6 +1,7 @@
 #!/bin/sh
 # Strength with and without the endgame tables, on paired seeds (game i of every
-# run uses seed i), as reported in the README. One worker per run, so moves/s is
+# run uses seed i), as reported in bench/RESULTS.md ("Strength, with and without
+# the endgame tables"). One worker per run, so moves/s is
 # per core; two runs at a time fill a 2-core machine. Resumable: run it again
 # after an interrupt and each batch plays only the seeds it is missing.
 #

@@ -467,7 +467,7 @@ static int within_chain_caps(board_t b, int a)
  * passes on the way (a board that is ready for a is left to the search).
  * Measured on paired seeds, the anchor-512 table playing every anchor up to
  * 512 beat the tables of each anchor's own by 48,000 and 25,000 at depth 4
- * (README, "Chain formations"). */
+ * (bench/RESULTS.md, "Chain formations: one table for every anchor"). */
 static void probe_chain(const s2048_tableset *ts, board_t b, int s, s2048_probe *best)
 {
     int a = at(b, 1, 0);
@@ -509,7 +509,7 @@ static void probe_entry(const s2048_tableset *ts, board_t b, int s, s2048_probe 
      * cell may hold g + 1, which would merge into the block, so that cell
      * must stay at g. Beside the tables' heuristic (Weights.for_tables) this
      * gained 112,400 at depth 3 and 56,100 at depth 4, on 300 paired seeds
-     * (README, "Entry tables"). */
+     * (bench/RESULTS.md, "Entry tables"). */
     if (!within_caps && g < ts->entry_top && at(b, 1, 2) <= g)
         consider(ts, EG_ENTRY, EG_ENTRY_FROZEN, g + 1, b, s, best);
 }

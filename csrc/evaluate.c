@@ -17,7 +17,7 @@ void s2048_default_weights(s2048_weights *w)
      * by bench/tune_weights.py on paired seeds at depths 2, 3 and 4, and the
      * corner term on, which keeps the big tiles in one corner (measured with
      * the snake tables of the time: +23% mean score at depth 3, +7% at depth
-     * 4, paired seeds; README, "Figures", "Heuristic weights"). Beside the
+     * 4, paired seeds; bench/RESULTS.md, "Heuristic weights"). Beside the
      * endgame tables the search uses Weights.for_tables() instead (Python,
      * solver/engine.py): the chain term alone. */
     w->lost_penalty = 200000.0;

@@ -336,7 +336,8 @@ int s2048_auto_depth(uint64_t board)
 /* The pruning threshold of a search to depth d. The automatic one halves with
  * every move of depth, so each deeper search also looks at rarer spawns: at
  * depths 4 and 5 it played 2.6 and 4.2 times faster than a fixed 1e-4, with
- * mean scores unchanged within noise (README, "Pruning"). */
+ * mean scores unchanged within noise (bench/RESULTS.md, "Pruning: automatic
+ * against fixed"). */
 static double prune_for(double prune, int depth)
 {
     return prune == S2048_PRUNE_AUTO ? ldexp(1.0, -(depth + 4)) : prune;

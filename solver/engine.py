@@ -24,7 +24,8 @@ MAX_DEPTH = 16
 # Pruning: a chance node reached with a probability below the threshold is
 # scored by the heuristic. "auto" scales it with the depth d searched, 2^-(d+4):
 # at depths 4 and 5 that played 2.6 and 4.2 times faster than the fixed 1e-4
-# used before, with mean scores unchanged within noise (README, "Pruning").
+# used before, with mean scores unchanged within noise (bench/RESULTS.md,
+# "Pruning: automatic against fixed").
 PRUNE_AUTO = "auto"
 Prune = float | str   # a threshold in 0..1, or PRUNE_AUTO
 DEFAULT_PRUNE: Prune = PRUNE_AUTO
@@ -195,8 +196,8 @@ class Weights:
         tiles in the tables' corner block and the next ones falling along the
         row below, so that the board keeps coming back to what a table covers.
         Measured on paired seeds with the default tables at depth 4: 436,454
-        against 282,125 with the default weights (300 games; README, "Which
-        heuristic plays beside the tables"). Without tables it is worse than
+        against 282,125 with the default weights (300 games; bench/RESULTS.md,
+        "Heuristic beside the tables"). Without tables it is worse than
         the default (-15,800 at depth 3), and so is it at depth 1, so it is
         used only beside them, at depth 2 and more (tables.search_weights).
         ``lost_penalty`` is the value of every line of a live board over a lost
@@ -204,7 +205,7 @@ class Weights:
         at depths 4 and 5 on paired seeds (+7,900 at depth 4 on 1,000 games,
         +10,400 and 32768 in 57.7% instead of 54.8% at depth 5 on 600), level
         at depth 3, behind at depth 2 (-1,800) and on 100 games at depth 6
-        (-38,000) (README, "Which heuristic plays beside the tables")."""
+        (-38,000) (bench/RESULTS.md, "Heuristic beside the tables")."""
         return cls(lost_penalty=16384.0, empty_weight=0.0, merges_weight=0.0, mono_weight=0.0,
                    sum_weight=0.0, corner_weight=0.0, chain_weight=1.0)
 

@@ -56,7 +56,7 @@ ENTRY = 3
 # leading boards into the chain block, trusting every chain move the table has
 # (probability above 0) gained 13,800 ± 5,800 at depth 4 over 0.8; the entry
 # tables' threshold (0.8, 0.9, 0.95) made no measurable difference at depth 3
-# (README, "Which answer is played").
+# (bench/RESULTS.md, "Which answer is played: thresholds").
 DEFAULT_MIN_BY_SHAPE = {CHAIN: 0.0, ENTRY: 0.9}
 
 
@@ -121,9 +121,10 @@ class TableSpec:
 # entries), which build the chain block's sixth tile. On paired seeds at
 # depth 4, anchor 512 for every anchor beat one table per anchor by 48,200,
 # anchor 256 for all did 37,000 worse and anchor 1024 for all 20,600 worse
-# (README, "Chain formations"). The snake tables of earlier versions are no
-# longer built or read: beside the tables' heuristic (Weights.for_tables) they
-# cost 49,800 at depth 4 (README, "Which heuristic plays beside the tables").
+# (bench/RESULTS.md, "Chain formations: one table for every anchor" and "Tried
+# and not kept"). The snake tables of earlier versions are no longer built or
+# read: beside the tables' heuristic (Weights.for_tables) they cost 49,800 at
+# depth 4 (bench/RESULTS.md, "Tried and not kept").
 DEFAULT_SPECS: tuple[TableSpec, ...] = (
     TableSpec(6, 9, CHAIN),
     *(TableSpec(5, g, ENTRY) for g in range(5, 8)),
@@ -132,7 +133,7 @@ DEFAULT_SPECS: tuple[TableSpec, ...] = (
 # Built only on request (``tables build --only block-7:256``), used when built:
 # the corner blocks of 3 columns, 3x3 (7 free cells) and 3x2 (10 free), the
 # formations of the perimeter-defence style. With the default heuristic they changed
-# nothing measurable (README, "Block formations"), so they stay out of the
+# nothing measurable (bench/RESULTS.md, "Block formations"), so they stay out of the
 # default set, for experiments with searches that play toward them. Also the
 # chain block with anchor 1024 (2.1 billion entries, 4.2 GB, 9 minutes), which
 # then plays boards of that anchor only.
