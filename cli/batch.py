@@ -59,9 +59,10 @@ def _clock(seconds: float) -> str:
 
 
 def _settings_text(settings: tuple) -> str:
-    depth, prune, tt_mb, tables = settings
+    depth, prune, tt_mb, tables, time_ms = settings
     tables_text = "no tables" if tables is None else f"tables at {tables}"
-    return f"depth {depth}, prune {prune}, tt-mb {tt_mb}, {tables_text}"
+    time_text = "" if time_ms is None else f", {time_ms:g} ms per move"
+    return f"depth {depth}, prune {prune}, tt-mb {tt_mb}, {tables_text}{time_text}"
 
 
 def _load(path: str, repair: bool) -> list[dict]:
@@ -126,8 +127,7 @@ def batch(games, seed, jobs, out_path, as_json, plot_path, scheduler, settings: 
             check_tt_mb(settings.tt_mb, copies=min(jobs, games))
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="'--tt-mb'") from None
-    wanted = settings_of({"depth": settings.depth, "prune": settings.prune, "tt_mb": settings.tt_mb,
-                          "tables": settings.tables_tag})
+    wanted = settings.results_key
     other = sorted({settings_of(r) for r in rows} - {wanted}, key=str)
     if other:
         raise InputError(f"{out_path} holds games at {_settings_text(other[0])}; "

@@ -63,6 +63,11 @@ class Settings:
                    table_min_prob=tables.min_probability if tables is not None else DEFAULT_MIN_PROBABILITY,
                    tables_count=len(tables) if tables is not None else 0, weights=search.weights)
 
+    @property
+    def results_key(self) -> tuple:
+        """What ``settings_of`` reads from the lines these settings write."""
+        return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms)
+
     def search_settings(self, tables: TableSet | None) -> SearchSettings:
         return SearchSettings(depth=self.depth, time_ms=self.time_ms, prune=self.prune, tt_mb=self.tt_mb,
                               weights=self.weights, tables=tables)
@@ -112,6 +117,7 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict:
         "tt_mb": settings.tt_mb,
         "tables": settings.tables_tag,
         "table_moves": result.table_moves,
+        "time_ms": settings.time_ms,
     }
 
 
@@ -120,10 +126,11 @@ def _batch_settings(settings: Settings | SearchSettings) -> Settings:
 
 
 def settings_of(row: dict) -> tuple:
-    """The settings a results line was played with (lines without prune, tt_mb
-    or tables were played with the defaults of their time: prune 1e-4, no tables)."""
+    """The settings a results line was played with (lines without prune, tt_mb,
+    tables or time_ms were played with the defaults of their time: prune 1e-4,
+    no tables, no time limit)."""
     return (str(row.get("depth")), row.get("prune", LEGACY_PRUNE), row.get("tt_mb", DEFAULT_TT_MB),
-            row.get("tables"))
+            row.get("tables"), row.get("time_ms"))
 
 
 def play_seeds(seeds: list[int], settings: Settings) -> list[dict]:

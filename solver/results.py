@@ -19,11 +19,11 @@ from typing import IO
 
 from solve2048.engine import MAX_DEPTH, check_prune
 from solve2048.rng import MAX_SEED
-from solve2048.settings import check_depth
+from solve2048.settings import MAX_TIME_MS, check_depth
 
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
-          "prune", "tt_mb", "tables", "table_moves")
+          "prune", "tt_mb", "tables", "table_moves", "time_ms")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -150,12 +150,14 @@ def _check_settings(row: dict) -> None:
         _real(row, "tables", 0, 1)
     if row.get("table_moves") is not None:
         _whole(row, "table_moves", 0, row["moves"])
+    if row.get("time_ms") is not None:
+        _real(row, "time_ms", 0, MAX_TIME_MS)
 
 
 def check_game(row: object) -> dict:
     """Returns ``row`` if it is a game result the rules allow, else raises
     ValueError naming the first field that is wrong. Fields older lines lack
-    (won, won_at_move, prune, tt_mb, tables, table_moves, depth) may be absent."""
+    (won, won_at_move, prune, tt_mb, tables, table_moves, depth, time_ms) may be absent."""
     if not isinstance(row, dict):
         raise ValueError(f"a game result is a JSON object, not {type(row).__name__}")
     _whole(row, "seed", 0, MAX_SEED)

@@ -3,6 +3,7 @@ a write that fails mid-batch stops it at once and keeps every line written."""
 
 from __future__ import annotations
 
+import json
 import errno
 import os
 import signal
@@ -292,3 +293,13 @@ def test_settings_the_library_refuses_are_one_line_from_batch(tmp_path: Path, mo
     assert one_error_line(result) == ("solve2048: error: a table of 8 MB would not fit: "
                                       "this machine allows at most 4 MB (half its memory)")
     assert not out.exists()
+
+
+def test_a_resume_with_another_time_per_move_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert invoke("batch", "-n", "2", "-d", "1", "--no-tables", "-o", str(out)).exit_code == 0
+    kept = out.read_bytes()
+    result = invoke("batch", "-n", "3", "-d", "1", "--time", "5", "--no-tables", "-o", str(out))
+    assert result.exit_code == 2 and "5 ms per move" in one_error_line(result)
+    assert out.read_bytes() == kept
+    assert all(json.loads(line)["time_ms"] is None for line in kept.decode().splitlines())
