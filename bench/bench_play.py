@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from solve2048.game import play_game
+from solve2048.selfplay import play_game
 
 GAMES = {1: 200, 2: 40, 3: 20}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from solve2048 import analyze
-from solve2048.cli.bench import load_positions
+from solve2048.benchmark import load_positions
 from solve2048.engine import Searcher
 from solve2048.reference_search import expectimax
 

@@ -19,7 +19,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from solve2048.engine import Searcher, Weights
-from solve2048.game import play_game
+from solve2048.selfplay import play_game
 from solve2048.tables import TableSet
 from solve2048.tables import load as load_tables
 

@@ -1,4 +1,4 @@
-"""``solve2048 batch`` and ``solve2048 stats``: many games and their statistics."""
+"""``solve2048 batch``: many games, and the statistics the field publishes."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from solve2048.batch import (ADDRESS_FORMS, BatchError, Settings, check_address,
 from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
 from solve2048.cli.params import OUTPUT, SEED, InputError, close_quietly, settings_options
 from solve2048.cli.plot import plot_option_callback, write_plot
-from solve2048.cli.summary import compare_text, summary_text
+from solve2048.cli.stats import load_results
+from solve2048.cli.summary import summary_text
 from solve2048.engine import check_tt_mb
 from solve2048.rng import MAX_SEED
 from solve2048.settings import SearchSettings
@@ -65,18 +66,6 @@ def _settings_text(settings: tuple) -> str:
     return f"depth {depth}, prune {prune}, tt-mb {tt_mb}, {tables_text}{time_text}"
 
 
-def _load(path: str, repair: bool) -> list[dict]:
-    try:
-        loaded = results_file.load(path, repair=repair)
-    except results_file.ResultsFileError as error:
-        raise InputError(str(error)) from None
-    except OSError as error:  # mending a torn tail failed
-        raise InputError(f"cannot mend {path}: {error.strerror or error}") from None
-    if loaded.repaired:
-        click.echo(f"solve2048: warning: {loaded.repaired}", err=True)
-    return loaded.rows
-
-
 def _scheduler_callback(ctx, param, value: str | None) -> str | None:
     # Checked before anything starts: Dask itself fails on a malformed address
     # with a traceback, or waits on a port that never answers.
@@ -119,7 +108,7 @@ def batch(games, seed, jobs, out_path, as_json, plot_path, scheduler, settings: 
     """
     if seed + games - 1 > MAX_SEED:
         raise click.BadParameter("seed + games must stay below 2**64", param_hint="'--seed'")
-    rows = _load(out_path, repair=True) if out_path else []
+    rows = load_results(out_path, repair=True) if out_path else []
     settings = Settings.of(settings)   # as it travels to the workers
     jobs = jobs or default_jobs()
     if not scheduler:
@@ -189,31 +178,3 @@ def batch(games, seed, jobs, out_path, as_json, plot_path, scheduler, settings: 
         write_plot(plot_path, summary, [r["score"] for r in everything])
     if interrupted:
         sys.exit(EXIT_INTERRUPTED)
-
-
-@click.command()
-@click.argument("path", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.option("--compare", nargs=2, type=click.Path(exists=True, dir_okay=False), metavar="A.jsonl B.jsonl",
-              help="Put two results files side by side, with the difference and its significance.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--plot", "plot_path", type=OUTPUT, default=None, callback=plot_option_callback,
-              help="Write reach rates and the score distribution of PATH to this file, in the format "
-                   "its extension names (.png, .pdf, .svg, ...; needs matplotlib).")
-def stats_command(path, compare, as_json, plot_path) -> None:
-    """Summary of an existing results file (from batch --out)."""
-    if compare:
-        a, b = (_load(p, repair=False) for p in compare)
-        if not a or not b:
-            raise InputError("both files must hold at least one game")
-        result = stats.compare(a, b)
-        click.echo(json.dumps(result) if as_json else compare_text(result, *compare))
-        return
-    if not path:
-        raise click.UsageError("give a results file, or --compare A.jsonl B.jsonl")
-    rows = _load(path, repair=False)
-    if not rows:
-        raise InputError(f"{path} holds no games")
-    summary = stats.summarize(rows)
-    click.echo(json.dumps(summary) if as_json else summary_text(summary))
-    if plot_path:
-        write_plot(plot_path, summary, [r["score"] for r in rows])

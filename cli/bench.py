@@ -3,56 +3,17 @@
 from __future__ import annotations
 
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
-from importlib import resources
 
 import click
 
-from solve2048 import Board, analyze
+from solve2048.benchmark import run_bench
 from solve2048.cli.interrupt import interruptible
 from solve2048.cli.params import search_options
-from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH, Prune, Searcher
+from solve2048.engine import MAX_DEPTH, Prune
 
 PROGRESS_AFTER_SECONDS = 1.0   # a bench quicker than this says nothing while it runs
 PROGRESS_LINE_SECONDS = 10.0   # off a terminal, one progress line at most this often
-
-
-def load_positions() -> list[Board]:
-    """The ~50 fixed positions shipped with the package (early to late game)."""
-    text = resources.files("solve2048").joinpath("data/positions.txt").read_text(encoding="utf-8")
-    return [Board.parse(line) for line in text.splitlines() if line.strip() and not line.startswith("#")]
-
-
-def run_bench(depth: int, prune: Prune = DEFAULT_PRUNE, tt_mb: float = DEFAULT_TT_MB,
-              on_position: Callable[[int, int, float], None] | None = None) -> dict:
-    """Searches every position at ``depth`` with a cleared table; returns the
-    figures. ``on_position(done, total, seconds)`` is called after each one."""
-    positions = load_positions()
-    searcher = Searcher(tt_mb)
-    nodes = 0
-    times = []
-    start = time.perf_counter()
-    for board in positions:
-        result = analyze(board, depth=depth, prune=prune, searcher=searcher)
-        nodes += result.nodes
-        times.append(result.seconds)
-        if on_position:
-            on_position(len(times), len(positions), time.perf_counter() - start)
-    seconds = time.perf_counter() - start
-    search_seconds = sum(times)
-    return {
-        "positions": len(positions),
-        "depth": depth,
-        "prune": prune,
-        "tt_mb": tt_mb,
-        "nodes": nodes,
-        "seconds": seconds,
-        "nodes_per_second": nodes / search_seconds if search_seconds else 0.0,
-        "ms_per_move_median": statistics.median(times) * 1e3,
-    }
 
 
 class Progress:

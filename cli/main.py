@@ -14,13 +14,14 @@ import sys
 import click
 
 from solve2048 import __version__
-from solve2048.cli.batch import batch, stats_command
+from solve2048.cli.batch import batch
 from solve2048.cli.bench import bench
 from solve2048.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
 from solve2048.cli.game import game
 from solve2048.cli.hint import hint
 from solve2048.cli.play import play
 from solve2048.cli.replay import replay
+from solve2048.cli.stats import stats
 from solve2048.cli.tables import tables
 
 
@@ -64,5 +65,5 @@ cli.add_command(replay)
 cli.add_command(bench)
 cli.add_command(game)
 cli.add_command(batch)
-cli.add_command(stats_command, name="stats")
+cli.add_command(stats)
 cli.add_command(tables)

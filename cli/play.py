@@ -14,7 +14,7 @@ import click
 from solve2048.cli.exits import EXIT_INTERRUPTED, EXIT_WRITE_FAILED
 from solve2048.cli.params import OUTPUT, SEED, close_quietly, settings_options
 from solve2048.cli.render import board_text, duration
-from solve2048.game import CHUNK, Game, GameResult
+from solve2048.selfplay import CHUNK, Game, GameResult
 from solve2048.record import RecordWriter
 from solve2048.settings import SearchSettings
 

@@ -36,7 +36,7 @@ from typing import IO
 
 from solve2048 import reference
 from solve2048.board import WIN_TILE
-from solve2048.game import Step
+from solve2048.selfplay import Step
 from solve2048.rng import MAX_SEED, Rng
 from solve2048.engine import MAX_DEPTH
 from solve2048.settings import check_depth

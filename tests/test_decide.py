@@ -8,7 +8,7 @@ import pytest
 
 from solve2048 import Board
 from solve2048.decide import decide
-from solve2048.game import Game
+from solve2048.selfplay import Game
 from solve2048.settings import SearchSettings
 from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec
 from solve2048.tables_build import compute

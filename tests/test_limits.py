@@ -8,7 +8,7 @@ import pytest
 
 from solve2048 import Weights, analyze
 from solve2048.engine import Searcher, check_tt_mb, max_tt_mb
-from solve2048.game import Game
+from solve2048.selfplay import Game
 
 BOARD = "2 4 . . / . . . . / . . . . / . . . ."
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from solve2048 import reference
 from solve2048.cli.main import cli
 from solve2048.engine import MAX_DEPTH
-from solve2048.game import CHUNK, Game
+from solve2048.selfplay import CHUNK, Game
 from solve2048.record import MAX_LINE_BYTES, RecordError, RecordWriter, read_lines, replay
 from solve2048.rng import Rng
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from solve2048 import Board, reference
-from solve2048.game import Game
+from solve2048.selfplay import Game
 from solve2048.reference_tables import (PATH, backup, chain_ready, entry_ready, free_caps, frozen_tiles,
                                         index_of, solve)
 from solve2048.engine import Weights
