@@ -14,9 +14,9 @@
 
 /* CDEF BEGIN */
 
-/* ---- rules (rules.c, tables.c) ---- */
+/* ---- rules (rules.c, moves.c) ---- */
 
-/* Builds the move tables. Idempotent; the Python wrapper calls it at import. */
+/* Builds the row move tables. Idempotent; the Python wrapper calls it at import. */
 void s2048_init(void);
 
 /* The board after sliding in direction dir, with no spawn. */

@@ -22,7 +22,7 @@
 
 #include "api.h"
 #include "endgame.h"
-#include "tables.h"
+#include "moves.h"
 
 const int eg_path[16] = {0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12};
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "api.h"
-#include "tables.h"
+#include "moves.h"
 
 /* SplitMix64: spreads one 64-bit seed over the generator's 256-bit state. */
 static uint64_t splitmix64(uint64_t *x)

@@ -1,12 +1,12 @@
-/* rules.c -- the exported rules API: thin wrappers over tables.h. */
+/* rules.c -- the exported rules API: thin wrappers over moves.h. */
 #include "api.h"
-#include "tables.h"
+#include "moves.h"
 
 void s2048_init(void)
 {
     static int done = 0;
     if (done) return;
-    tables_init();
+    move_tables_init();
     done = 1;
 }
 
@@ -28,7 +28,7 @@ int s2048_legal_mask(uint64_t board)
 
 int s2048_is_game_over(uint64_t board)
 {
-    /* RULES.md: all 16 cells full and no valid move. (The empty board has no
+    /* docs/rules.md: all 16 cells full and no valid move. (The empty board has no
      * valid move either, but it is not a lost game.) */
     return board_count_empty(board) == 0 && s2048_legal_mask(board) == 0;
 }

@@ -18,7 +18,7 @@
 
 #include "api.h"
 #include "evaluate.h"
-#include "tables.h"
+#include "moves.h"
 #include "tt.h"
 
 #define TIME_CHECK_NODES 4096  /* nodes between two looks at the clock */

@@ -1,18 +1,18 @@
-/* tables.h -- row move tables and the board moves built on them. */
-#ifndef TABLES_H_INCLUDED
-#define TABLES_H_INCLUDED
+/* moves.h -- the row move tables and the board moves built on them. */
+#ifndef MOVES_H_INCLUDED
+#define MOVES_H_INCLUDED
 
 #include "board.h"
 
 enum { DIR_UP = 0, DIR_DOWN = 1, DIR_LEFT = 2, DIR_RIGHT = 3 };
 
-/* Indexed by a row_t; filled once by tables_init(). */
+/* Indexed by a row_t; filled once by move_tables_init(). */
 extern row_t row_left_table[65536];      /* the row after sliding left */
 extern row_t row_right_table[65536];     /* the row after sliding right */
 extern uint32_t row_gain_table[65536];   /* points gained; the same both ways */
 extern uint8_t row_overflow_table[65536];/* 1 when two 32768 tiles would merge */
 
-void tables_init(void);
+void move_tables_init(void);
 
 /* Returns the board with every row replaced by its entry in a row table.
  * Rows 0-1 and 2-3 come from the two 32-bit halves: a 32-bit shift needs no mask. */
@@ -64,4 +64,4 @@ static inline int board_move_overflows(board_t b, int dir)
          | row_overflow_table[(l >> 32) & ROW_MASK] | row_overflow_table[(l >> 48) & ROW_MASK];
 }
 
-#endif /* TABLES_H_INCLUDED */
+#endif /* MOVES_H_INCLUDED */

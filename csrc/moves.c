@@ -1,5 +1,5 @@
-/* tables.c -- the row tables: every 16-bit row slid left and right, once. */
-#include "tables.h"
+/* moves.c -- the row move tables: every 16-bit row slid left and right, once. */
+#include "moves.h"
 
 row_t row_left_table[65536];
 row_t row_right_table[65536];
@@ -7,7 +7,7 @@ uint32_t row_gain_table[65536];
 uint8_t row_overflow_table[65536];
 
 /* Slides the four exponents in line[] toward line[0] with the merge rules of
- * RULES.md: compact, then merge equal neighbours scanning from the target
+ * docs/rules.md: compact, then merge equal neighbours scanning from the target
  * edge, each tile at most once. Returns the points gained; sets *overflow when
  * two 15s (32768) meet, in which case the merged cell keeps 15 and the row
  * must not be used. */
@@ -38,7 +38,7 @@ static row_t pack_row(const int line[4])
     return (row_t)(line[0] | line[1] << 4 | line[2] << 8 | line[3] << 12);
 }
 
-void tables_init(void)
+void move_tables_init(void)
 {
     for (unsigned row = 0; row < 65536; row++) {
         int left[4], right[4], overflow_left, overflow_right;
