@@ -18,10 +18,11 @@ except ImportError:  # Windows without the windows-curses package
     curses = None  # type: ignore[assignment]
 
 from solve2048.cli.params import SEED, InputError, open_tables, table_options
+from solve2048.decide import Decision, decide
 from solve2048.moves import Move
-from solve2048.search import analyze
-from solve2048.session import TILE_OVERFLOW, SaveStore, Session
-from solve2048.tables import TableMove, TableSet, search_weights
+from solve2048.human_game import TILE_OVERFLOW, HumanGame
+from solve2048.saves import SaveStore
+from solve2048.settings import SearchSettings
 
 CELL_W, CELL_H = 8, 3
 BOARD_W, BOARD_H = 4 * CELL_W, 4 * CELL_H
@@ -51,12 +52,12 @@ def move_keys() -> dict[int, Move]:
 
 
 class GameScreen:
-    """Draws a Session and turns keys into its actions."""
+    """Draws a HumanGame and turns keys into its actions."""
 
-    def __init__(self, screen, store: SaveStore, session: Session, message: str = "",
-                 tables: TableSet | None = None) -> None:
+    def __init__(self, screen, store: SaveStore, session: HumanGame, message: str = "",
+                 settings: SearchSettings | None = None) -> None:
         self.screen = screen
-        self.tables = tables
+        self.settings = settings or SearchSettings()
         self.store = store
         self.session = session
         self.message = message
@@ -159,22 +160,26 @@ class GameScreen:
             self.message = f"could not save the game: {error.strerror or error}{where}"
             self.autoplay = False
 
-    def table_move(self) -> TableMove | None:
-        """The endgame tables' move for the board, when one is sure enough and
-        the game can play it (a table knows nothing of the 32768 limit)."""
-        table = self.tables.choose(self.session.board) if self.tables else None
-        return table if table is not None and self.session.blocked(table.move) is None else None
+    def choose(self, settings: SearchSettings, values: bool) -> Decision:
+        """The solver's move for the board (see decide); a table's move that the
+        game cannot play (a table knows nothing of the 32768 limit) gives way to
+        the search's."""
+        decision = decide(self.session.board, settings, values=values)
+        if decision.from_table and decision.move is not None and self.session.blocked(decision.move):
+            decision = decide(self.session.board, settings.replace(tables=None, weights=settings.search_weights))
+        return decision
 
     def hint(self) -> None:
         if self.session.over:
             return
-        table = self.table_move()
-        if table is not None:
-            self.message = (f"hint: {table.move} (endgame table: {table.probability:.0%} "
+        # A hint searches as deep as a third of a second allows, whatever the board.
+        decision = self.choose(self.settings.replace(depth="auto", time_ms=HINT_TIME_MS), values=False)
+        table, result = decision.table, decision.analysis
+        if decision.from_table and table is not None:
+            self.message = (f"hint: {decision.move} (endgame table: {table.probability:.0%} "
                             f"to {table.spec.goal_text})")
             return
-        result = analyze(self.session.board, time_ms=HINT_TIME_MS, weights=search_weights(self.tables))
-        if result.best is None:
+        if result is None or result.best is None:
             self.message = "hint: no legal move"
             return
         best = result.values[result.best]
@@ -189,7 +194,7 @@ class GameScreen:
         return f"{move} makes 65536" if self.session.blocked(move) == TILE_OVERFLOW else f"{move} illegal"
 
     def new_game(self, seed: int | None = None) -> None:
-        self.session = Session.new(seed if seed is not None else secrets.randbelow(1 << 32),
+        self.session = HumanGame.new(seed if seed is not None else secrets.randbelow(1 << 32),
                                    self.session.best_score)
         self.confirm_new = False
         self.message = f"new game, seed {self.session.seed}"
@@ -201,11 +206,7 @@ class GameScreen:
         if self.session.over or self.session.show_win_banner:
             self.autoplay = False
             return
-        table = self.table_move()
-        if table is not None:
-            move = table.move
-        else:
-            move = analyze(self.session.board, depth="auto", weights=search_weights(self.tables)).best
+        move = self.choose(self.settings, values=False).move
         if move is None or not self.play(move):
             self.autoplay = False
 
@@ -324,14 +325,14 @@ def restore_terminal(screen) -> None:
             pass  # the next steps still run: endwin above all
 
 
-def start_session(store: SaveStore, seed: int | None) -> tuple[Session, str]:
+def start_session(store: SaveStore, seed: int | None) -> tuple[HumanGame, str]:
     """The saved game if there is one, else a new game; and a message to show."""
     best, warning_best = store.load_best()
     session, warning_game = store.load_game(best)
     warnings = "; ".join(w for w in (warning_best, warning_game) if w)
     if session is not None:
         return session, warnings or "welcome back: your game is restored"
-    session = Session.new(seed if seed is not None else secrets.randbelow(1 << 32), best)
+    session = HumanGame.new(seed if seed is not None else secrets.randbelow(1 << 32), best)
     return session, warnings or f"new game, seed {session.seed}"
 
 
@@ -352,8 +353,8 @@ def game(seed: int | None, no_tables: bool, tables_dir, table_min_prob: float) -
     if problem:
         raise InputError(f"the game needs a terminal: {problem}")
     # Tables before the save: a bad table option then leaves the save as it was.
-    tables = open_tables(no_tables, tables_dir, table_min_prob)
+    settings = SearchSettings(tables=open_tables(no_tables, tables_dir, table_min_prob))
     store = SaveStore()
     session, message = start_session(store, seed)
     with terminal_screen() as screen:
-        GameScreen(screen, store, session, message, tables).run()
+        GameScreen(screen, store, session, message, settings).run()

@@ -17,7 +17,7 @@ import pyte
 from conftest import ALMOST_LOST, ALMOST_WON
 
 from solve2048 import Board
-from solve2048.session import Session
+from solve2048.human_game import HumanGame
 
 ROWS, COLS = 24, 80
 # Arrow keys as the Linux console sends them (its terminfo is the TERM below).
@@ -88,8 +88,8 @@ class Terminal:
         assert self.child.exitstatus == 0
 
 
-def save_board(data_dir: Path, text: str, seed: int = 1, score: int = 0, **fields) -> Session:
-    s = Session.new(seed)
+def save_board(data_dir: Path, text: str, seed: int = 1, score: int = 0, **fields) -> HumanGame:
+    s = HumanGame.new(seed)
     s.board = Board.parse(text)
     s.score = score
     for name, value in fields.items():
@@ -101,7 +101,7 @@ def save_board(data_dir: Path, text: str, seed: int = 1, score: int = 0, **field
 
 def test_moves_change_the_screen_as_the_rules_say(tmp_path: Path) -> None:
     term = Terminal(tmp_path, "--seed", "3")
-    expected = Session.new(3)
+    expected = HumanGame.new(3)
     term.wait_for("score 0")
     term.wait_board(expected.board)
     for key, move in ((LEFT, "left"), (UP, "up"), ("d", "right"), ("j", "down"), ("w", "up")):
@@ -186,7 +186,7 @@ def test_new_game_asks_to_confirm_when_a_game_is_in_progress(tmp_path: Path) -> 
 
 def test_save_and_restore_across_restarts(tmp_path: Path) -> None:
     term = Terminal(tmp_path, "--seed", "4")
-    expected = Session.new(4)
+    expected = HumanGame.new(4)
     term.wait_for("score 0")
     for key, move in ((LEFT, "left"), (UP, "up"), (LEFT, "left"), (UP, "up"), (RIGHT, "right")):
         expected.move(move)
@@ -206,7 +206,7 @@ def test_corrupt_save_is_reported_and_set_aside(tmp_path: Path) -> None:
     (tmp_path / "game.json").write_text("\x00garbage{")
     term = Terminal(tmp_path, "--seed", "2")
     term.wait_for("unreadable save")
-    term.wait_board(Session.new(2).board)
+    term.wait_board(HumanGame.new(2).board)
     term.quit()
     assert list(tmp_path.glob("game.json.corrupt-*"))
 
@@ -311,7 +311,7 @@ def test_unusable_term_is_one_line_with_nothing_drawn(tmp_path: Path) -> None:
 def test_a_terminal_that_cannot_hide_its_cursor_still_plays(tmp_path: Path) -> None:
     term = Terminal(tmp_path, "--seed", "3", term="vt100")
     term.wait_for("score 0")
-    term.wait_board(Session.new(3).board)
+    term.wait_board(HumanGame.new(3).board)
     term.quit()
 
 
@@ -391,7 +391,7 @@ def test_game_over_when_only_merges_of_two_32768s_are_left(tmp_path: Path) -> No
 
 def test_keys_outside_ascii_and_function_keys_are_ignored(tmp_path: Path) -> None:
     term = Terminal(tmp_path, "--seed", "3")
-    expected = Session.new(3)
+    expected = HumanGame.new(3)
     term.wait_for("score 0")
     term.send("é€😀\x00\x7f\x1b[15~\x1bOP\x1b[Z\x1b")
     term.pump(0.5)
@@ -428,7 +428,7 @@ def test_a_save_that_cannot_be_written_is_said_and_play_goes_on(tmp_path: Path) 
     blocker = tmp_path / "a file"
     blocker.write_text("")
     term = Terminal(blocker / "data", "--seed", "4")  # its folder cannot be made
-    expected = Session.new(4)
+    expected = HumanGame.new(4)
     term.wait_for("new game, seed 4")  # a new game is first saved after its first move
     for key, move in ((LEFT, "left"), (UP, "up"), (RIGHT, "right"), (DOWN, "down")):
         if expected.move(move):
@@ -440,12 +440,12 @@ def test_a_save_that_cannot_be_written_is_said_and_play_goes_on(tmp_path: Path) 
 
 def test_a_save_with_huge_numbers_is_set_aside(tmp_path: Path) -> None:
     tmp_path.mkdir(exist_ok=True)
-    good = Session.new(1).to_json()
+    good = HumanGame.new(1).to_json()
     (tmp_path / "game.json").write_text(json.dumps({**good, "score": 10**40}))
     (tmp_path / "best.json").write_text('{"best_score": 1' + "0" * 5000 + "}")
     term = Terminal(tmp_path, "--seed", "2")
     term.wait_for("unreadable save")
-    term.wait_board(Session.new(2).board)
+    term.wait_board(HumanGame.new(2).board)
     term.wait_for("score 0   best 0")
     term.quit()
     assert len(list(tmp_path.glob("*.corrupt-*"))) == 2
@@ -453,7 +453,7 @@ def test_a_save_with_huge_numbers_is_set_aside(tmp_path: Path) -> None:
 
 def test_a_hung_up_terminal_ends_the_game_even_with_sighup_ignored(tmp_path: Path) -> None:
     term = Terminal(tmp_path, "--seed", "3", ignore_hangup=True)
-    expected = Session.new(3)
+    expected = HumanGame.new(3)
     term.wait_for("score 0")
     move = next(m for m in ("left", "up", "right", "down") if expected.move(m))
     term.send({"left": LEFT, "up": UP, "right": RIGHT, "down": DOWN}[move])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from solve2048.session import data_dir
+from solve2048.saves import data_dir
 from solve2048.tables import default_dir
 
 from conftest import USER_STATE_VARIABLES

@@ -11,24 +11,25 @@ from conftest import ALMOST_LOST, ALMOST_WON
 
 from solve2048 import Board, analyze, reference
 from solve2048.moves import Move
-from solve2048.session import NOTHING_MOVES, TILE_OVERFLOW, SaveStore, Session, atomic_write
+from solve2048.human_game import NOTHING_MOVES, TILE_OVERFLOW, HumanGame
+from solve2048.saves import SaveStore, atomic_write
 
 
 
-def session_on(text: str, seed: int = 1) -> Session:
-    s = Session.new(seed)
+def session_on(text: str, seed: int = 1) -> HumanGame:
+    s = HumanGame.new(seed)
     s.board = Board.parse(text)
     return s
 
 
 def test_new_game_has_two_tiles_of_2_or_4() -> None:
     for seed in range(50):
-        tiles = [v for v in Session.new(seed).board.cells if v]
+        tiles = [v for v in HumanGame.new(seed).board.cells if v]
         assert len(tiles) == 2 and set(tiles) <= {2, 4}
 
 
 def test_moves_follow_the_rules_and_invalid_moves_cost_nothing() -> None:
-    s = Session.new(7)
+    s = HumanGame.new(7)
     before = list(s.board.cells)
     expected, gain = reference.move(before, "left")
     if expected == before:
@@ -57,7 +58,7 @@ def test_game_over() -> None:
 
 def test_save_restore_roundtrip_keeps_the_generator(tmp_path: Path) -> None:
     store = SaveStore(tmp_path)
-    s = Session.new(11)
+    s = HumanGame.new(11)
     for move in ("left", "up", "right", "down") * 5:
         s.move(move)
     store.save(s)
@@ -93,8 +94,8 @@ def test_won_game_save_is_kept(tmp_path: Path) -> None:
 def test_corrupt_or_foreign_saves_are_set_aside(tmp_path: Path) -> None:
     store = SaveStore(tmp_path)
     for content in ("{not json", json.dumps({"version": 99}), json.dumps([1, 2, 3]),
-                    json.dumps({**Session.new(1).to_json(), "board": [3] * 16}),
-                    json.dumps({**Session.new(1).to_json(), "rng": [0, 0, 0, 0]})):
+                    json.dumps({**HumanGame.new(1).to_json(), "board": [3] * 16}),
+                    json.dumps({**HumanGame.new(1).to_json(), "rng": [0, 0, 0, 0]})):
         store.game_path.write_text(content)
         session, warning = store.load_game(0)
         assert session is None and "unreadable save" in warning
@@ -166,7 +167,7 @@ def test_a_save_with_two_32768s_side_by_side_restores(tmp_path: Path) -> None:
 
 def test_saves_with_impossible_numbers_or_boards_are_set_aside(tmp_path: Path) -> None:
     store = SaveStore(tmp_path)
-    good = Session.new(1).to_json()
+    good = HumanGame.new(1).to_json()
     bad = {"score": {**good, "score": 10**30}, "moves": {**good, "moves": 2**60},
            "seed": {**good, "seed": 2**64}, "board": {**good, "board": [0] * 16}}
     for what, data in bad.items():
@@ -191,12 +192,12 @@ def test_a_save_that_is_no_file_or_far_too_large_is_set_aside(tmp_path: Path) ->
     os.mkfifo(store.game_path)  # reading it would wait for a writer for ever
     session, warning = load_within_seconds(store, 10)
     assert session is None and "not a regular file" in warning and not store.game_path.exists()
-    store.game_path.write_text(json.dumps({**Session.new(1).to_json(), "pad": "x" * 100_000}))
+    store.game_path.write_text(json.dumps({**HumanGame.new(1).to_json(), "pad": "x" * 100_000}))
     session, warning = store.load_game(0)
     assert session is None and "a save is at most" in warning and not store.game_path.exists()
 
 
-def load_within_seconds(store: SaveStore, seconds: int) -> tuple[Session | None, str | None]:
+def load_within_seconds(store: SaveStore, seconds: int) -> tuple[HumanGame | None, str | None]:
     """store.load_game(0), failing the test instead of hanging it if the read blocks."""
     def too_long(signum, frame):
         raise AssertionError(f"reading the save took more than {seconds} s")
