@@ -152,7 +152,7 @@ int s2048_tableset_set_min_prob(s2048_tableset *ts, int shape, double p);
  * else 0 (out->dir = -1). */
 int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *out);
 
-/* ---- whole games (game.c) ---- */
+/* ---- the game's generator (rng.c) ---- */
 
 /* xoshiro256** (Blackman and Vigna), seeded by expanding the 64-bit seed
  * with SplitMix64. solver/rng.py is the same generator in Python. */
@@ -164,6 +164,11 @@ void s2048_rng_seed(s2048_rng *r, uint64_t seed);
 uint64_t s2048_rng_next(s2048_rng *r);
 /* A uniform integer in 0..n-1 (n >= 1), without bias (Lemire's method). */
 uint32_t s2048_rng_below(s2048_rng *r, uint32_t n);
+/* Places one random tile (cell, then value) on an empty cell of board; fills
+ * *cell and *value and returns the new board. board must have an empty cell. */
+uint64_t s2048_spawn(s2048_rng *r, uint64_t board, int *cell, int *value);
+
+/* ---- whole games (selfplay.c) ---- */
 
 typedef struct {
     uint64_t board;   /* the position now, after the last spawn */
@@ -188,9 +193,6 @@ typedef struct {
 
 /* A new game from seed: two spawns on the empty board. */
 void s2048_game_new(s2048_game *g, uint64_t seed);
-/* Places one random tile (cell, then value) on an empty cell of board; fills
- * *cell and *value and returns the new board. board must have an empty cell. */
-uint64_t s2048_spawn(s2048_rng *r, uint64_t board, int *cell, int *value);
 /* Plays up to max_steps moves, writing one step each. A move comes from the
  * endgame tables when the probe's answer is trusted (the set's threshold for
  * that table's shape; tables may be NULL), else from the search (settings as
