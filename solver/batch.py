@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from solve2048.errors import Solve2048Error, InvalidArgumentError
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, LEGACY_PRUNE, Prune, Weights, check_prune, check_tt_mb
 from solve2048.selfplay import GameResult, check_seed, play_game
 from solve2048.settings import Depth, SearchSettings, check_depth, check_time
@@ -57,7 +58,7 @@ class Settings:
         """The batch settings of ``search``, whose tables (if any) came from a folder."""
         tables = search.tables
         if tables is not None and tables.directory is None:
-            raise ValueError("a batch needs tables loaded from a folder (solve2048.tables.load)")
+            raise InvalidArgumentError("a batch needs tables loaded from a folder (solve2048.tables.load)")
         return cls(depth=search.depth, time_ms=search.time_ms, prune=search.prune, tt_mb=search.tt_mb,
                    tables_dir=str(tables.directory) if tables is not None else None,
                    table_min_prob=tables.min_probability if tables is not None else DEFAULT_MIN_PROBABILITY,
@@ -82,10 +83,10 @@ class Settings:
         # own, so the caller checks how many share this machine (check_tt_mb).
         check_tt_mb(self.tt_mb)
         if not (_is_real(self.table_min_prob) and 0 <= self.table_min_prob <= 1):
-            raise ValueError(f"expected a table threshold from 0 to 1, got {self.table_min_prob!r}")
+            raise InvalidArgumentError(f"expected a table threshold from 0 to 1, got {self.table_min_prob!r}")
         count = self.tables_count
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError(f"expected a table count >= 0, got {self.tables_count!r}")
+            raise InvalidArgumentError(f"expected a table count >= 0, got {self.tables_count!r}")
 
     @property
     def tables_tag(self) -> float | None:
@@ -97,7 +98,7 @@ def _is_real(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-class BatchError(RuntimeError):
+class BatchError(Solve2048Error, RuntimeError):
     """The batch could not go on (a worker died, the cluster failed)."""
 
 
@@ -156,7 +157,7 @@ def _worker_tables(settings: Settings) -> TableSet | None:
         if len(tables) != settings.tables_count:
             raise BatchError(f"a worker found {len(tables)} of the {settings.tables_count} endgame "
                              f"tables in {settings.tables_dir}; install the same tables on every "
-                             "worker, or run with --no-tables")
+                             "worker, or play without tables")
         _loaded_tables[key] = tables
     return _loaded_tables[key]
 
@@ -194,7 +195,7 @@ def run_local(seeds: Iterable[int], settings: Settings | SearchSettings, jobs: i
     each finished chunk, in the parent, as soon as it is back."""
     settings = _batch_settings(settings)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"expected 1 or more worker processes, got {jobs!r}")
+        raise InvalidArgumentError(f"expected 1 or more worker processes, got {jobs!r}")
     planner = _ChunkPlanner(seeds)
     executor = cf.ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint,
                                       mp_context=_worker_context())
@@ -261,16 +262,16 @@ def check_address(address: str) -> str:
     need extras this package does not set up."""
     match = _ADDRESS.fullmatch(address) if isinstance(address, str) else None
     if match is None:
-        raise ValueError(f"expected {ADDRESS_FORMS}, got {address!r}")
+        raise InvalidArgumentError(f"expected {ADDRESS_FORMS}, got {address!r}")
     if not 1 <= int(match["port"]) <= 65535:
-        raise ValueError(f"expected a port from 1 to 65535, got {match['port']} in {address!r}")
+        raise InvalidArgumentError(f"expected a port from 1 to 65535, got {match['port']} in {address!r}")
     if match["ipv6"] is not None:
         try:
             ipaddress.IPv6Address(match["ipv6"])
         except ValueError:
-            raise ValueError(f"{match['ipv6']!r} is not an IPv6 address, in {address!r}") from None
+            raise InvalidArgumentError(f"{match['ipv6']!r} is not an IPv6 address, in {address!r}") from None
     if match["host"] is not None and len(match["host"]) > 253:
-        raise ValueError(f"the host name is longer than 253 characters, in {address!r}")
+        raise InvalidArgumentError(f"the host name is longer than 253 characters, in {address!r}")
     return address
 
 
@@ -313,7 +314,7 @@ def run_cluster(seeds: Iterable[int], settings: Settings | SearchSettings, addre
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise BatchError("--scheduler needs Dask: pip install 'solve2048[cluster]'") from None
+        raise BatchError("a Dask cluster needs the cluster extra: pip install 'solve2048[cluster]'") from None
     client = _connect(Client, address)
     try:
         workers = max(1, sum(client.nthreads().values()))

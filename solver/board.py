@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from solve2048.errors import Solve2048Error
 from solve2048 import engine
 from solve2048.engine import Bitboard, TileOverflowError
 from solve2048.moves import ALL_MOVES, Move
@@ -28,7 +29,7 @@ DECIMAL = re.compile(r"[0-9]+")
 __all__ = ["Board", "InvalidBoardError", "Spawn", "TileOverflowError", "MAX_TILE"]
 
 
-class InvalidBoardError(ValueError):
+class InvalidBoardError(Solve2048Error, ValueError):
     """Text or values that do not describe a 2048 board."""
 
 

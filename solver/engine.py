@@ -12,6 +12,7 @@ import threading
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, NamedTuple
 
+from solve2048.errors import Solve2048Error, InvalidArgumentError, OutOfMemoryError
 from solve2048._engine import ffi, lib
 from solve2048.moves import Move
 
@@ -59,11 +60,11 @@ def check_tt_mb(tt_mb: float, copies: int = 1) -> float:
     per worker of a batch) fit in half of this machine's memory."""
     if isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) or not math.isfinite(tt_mb) \
             or tt_mb < 0:
-        raise ValueError(f"expected a transposition table size >= 0 MB, got {tt_mb!r}")
+        raise InvalidArgumentError(f"expected a transposition table size >= 0 MB, got {tt_mb!r}")
     limit = max_tt_mb()
     if tt_mb * copies > limit:
         each = f"{copies} tables of {tt_mb:g} MB" if copies > 1 else f"a table of {tt_mb:g} MB"
-        raise ValueError(f"{each} would not fit: this machine allows at most {limit:,} MB "
+        raise InvalidArgumentError(f"{each} would not fit: this machine allows at most {limit:,} MB "
                          "(half its memory)")
     return tt_mb
 
@@ -73,7 +74,7 @@ def check_prune(prune: Prune) -> Prune:
     if prune == PRUNE_AUTO:
         return prune
     if isinstance(prune, bool) or not isinstance(prune, (int, float)) or not 0.0 <= prune <= 1.0:
-        raise ValueError(f"expected a pruning threshold in 0..1 or 'auto', got {prune!r}")
+        raise InvalidArgumentError(f"expected a pruning threshold in 0..1 or 'auto', got {prune!r}")
     return float(prune)
 
 
@@ -87,7 +88,7 @@ def engine_prune(prune: Prune) -> float:
     return -1.0 if check_prune(prune) == PRUNE_AUTO else float(prune)
 
 
-class TileOverflowError(OverflowError):
+class TileOverflowError(Solve2048Error, OverflowError):
     """A move would merge two 32768 tiles into 65536, which a 4-bit cell cannot hold."""
 
 
@@ -214,7 +215,7 @@ class Weights:
         for field in fields(self):
             value = getattr(self, field.name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"weight {field.name} must be a finite number, got {value!r}")
+                raise InvalidArgumentError(f"weight {field.name} must be a finite number, got {value!r}")
 
 
 class Evaluator:
@@ -226,7 +227,7 @@ class Evaluator:
             setattr(c_weights, name, float(value))
         handle = lib.s2048_eval_new(c_weights)
         if handle == ffi.NULL:
-            raise MemoryError("could not allocate the heuristic table")
+            raise OutOfMemoryError("could not allocate the heuristic table")
         self.weights = weights
         self._handle = ffi.gc(handle, lib.s2048_eval_free)
 
@@ -280,7 +281,7 @@ class Searcher:
         check_tt_mb(tt_mb)
         handle = lib.s2048_searcher_new(int(tt_mb * 1024 * 1024))
         if handle == ffi.NULL:
-            raise MemoryError(f"could not allocate a {tt_mb} MB transposition table")
+            raise OutOfMemoryError(f"could not allocate a {tt_mb} MB transposition table")
         self._handle = ffi.gc(handle, lib.s2048_searcher_free)
         self._result = ffi.new("s2048_result *")
         lib.s2048_searcher_set_reuse_deeper(self._handle, int(reuse_deeper))
@@ -309,7 +310,7 @@ class Searcher:
             self._handle, ev._handle, board, depth, time_ms, engine_prune(prune), int(keep_cache), r
         )
         if status != 0:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"bad search settings: depth={depth} (0..{MAX_DEPTH}), "
                 f"time_ms={time_ms} (>= 0), prune={prune} (0..1 or 'auto')"
             )

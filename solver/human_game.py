@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from solve2048.errors import InvalidArgumentError
 from solve2048.board import WIN_TILE, Board, InvalidBoardError, TileOverflowError
 from solve2048.moves import Move
 from solve2048.rng import MASK64, MAX_SEED, Rng
@@ -119,25 +120,25 @@ class HumanGame:
     def from_json(cls, data: object, best_score: int = 0) -> HumanGame:
         """Rebuilds a saved game; raises ValueError naming what is wrong."""
         if not isinstance(data, dict) or data.get("version") != SAVE_VERSION:
-            raise ValueError("not a solve2048 save (unknown version)")
+            raise InvalidArgumentError("not a solve2048 save (unknown version)")
         rng_state = data.get("rng")
         if (not isinstance(rng_state, list) or len(rng_state) != 4
                 or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MASK64 for x in rng_state)
                 or not any(rng_state)):
-            raise ValueError("bad generator state")
+            raise InvalidArgumentError("bad generator state")
         numbers: dict[str, int] = {}
         for key, limit in (("seed", MAX_SEED), ("score", MAX_COUNT), ("moves", MAX_COUNT)):
             value = data.get(key)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
-                raise ValueError(f"bad {key}")
+                raise InvalidArgumentError(f"bad {key}")
             numbers[key] = value
         try:
             board = Board.from_cells(data.get("board") or [])
         except (InvalidBoardError, TypeError) as error:
-            raise ValueError(f"bad board: {error}") from None
+            raise InvalidArgumentError(f"bad board: {error}") from None
         if not board.max_tile:
             # No game has an empty board, and no move could ever change one.
-            raise ValueError("bad board: no tiles")
+            raise InvalidArgumentError("bad board: no tiles")
         rng = Rng(0)
         rng.state = list(rng_state)
         return cls(board=board, rng=rng, seed=numbers["seed"], score=numbers["score"],

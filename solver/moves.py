@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from solve2048.errors import InvalidArgumentError
 import enum
 
 
@@ -26,7 +27,7 @@ class Move(enum.IntEnum):
             move = _BY_NAME.get(str(text).strip().lower())
         if move is not None:
             return move
-        raise ValueError(f"expected a direction (up, down, left or right), got {text!r}")
+        raise InvalidArgumentError(f"expected a direction (up, down, left or right), got {text!r}")
 
 
 ALL_MOVES: tuple[Move, ...] = (Move.UP, Move.DOWN, Move.LEFT, Move.RIGHT)

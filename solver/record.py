@@ -34,6 +34,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
+from solve2048.errors import Solve2048Error
 from solve2048 import reference
 from solve2048.board import WIN_TILE
 from solve2048.selfplay import Step
@@ -51,7 +52,7 @@ MAX_LINE_BYTES = 65_536
 SHOWN_CHARS = 40  # how much of a bad value an error message quotes
 
 
-class RecordError(ValueError):
+class RecordError(Solve2048Error, ValueError):
     """A record that is not a legal game; ``line`` is 1-based."""
 
     def __init__(self, line: int, message: str) -> None:

@@ -7,6 +7,7 @@ must agree with it on every board where the 4-bit cell can hold the result.
 
 from __future__ import annotations
 
+from solve2048.errors import InvalidArgumentError
 from collections.abc import Sequence
 
 DIRECTIONS = ("up", "down", "left", "right")
@@ -22,7 +23,7 @@ def _line_indices(direction: str) -> list[list[int]]:
         return [[4 * r + c for r in range(4)] for c in range(4)]
     if direction == "down":
         return [[4 * r + c for r in (3, 2, 1, 0)] for c in range(4)]
-    raise ValueError(f"expected one of {', '.join(DIRECTIONS)}, got {direction!r}")
+    raise InvalidArgumentError(f"expected one of {', '.join(DIRECTIONS)}, got {direction!r}")
 
 
 def slide_line(line: Sequence[int]) -> tuple[list[int], int]:
@@ -49,7 +50,7 @@ def move(cells: Sequence[int], direction: str) -> tuple[list[int], int]:
     An invalid move returns the same cells and 0.
     """
     if len(cells) != 16:
-        raise ValueError(f"expected 16 cells, got {len(cells)}")
+        raise InvalidArgumentError(f"expected 16 cells, got {len(cells)}")
     out = list(cells)
     gain = 0
     for indices in _line_indices(direction):

@@ -15,6 +15,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from solve2048.errors import InvalidArgumentError
 from solve2048 import reference
 from solve2048.board import MAX_TILE
 from solve2048.engine import Prune, Weights, prune_threshold
@@ -161,7 +162,7 @@ def expectimax(
     """The value of every direction at this depth (>= 1), as the C search computes it
     with its transposition table off."""
     if depth < 1:
-        raise ValueError(f"expected depth >= 1, got {depth}")
+        raise InvalidArgumentError(f"expected depth >= 1, got {depth}")
     search = _Search(weights, prune_threshold(prune, depth))
     search.nodes = 1  # the root
     board = list(cells)

@@ -17,6 +17,7 @@ import stat
 from dataclasses import dataclass
 from typing import IO
 
+from solve2048.errors import Solve2048Error, InvalidArgumentError
 from solve2048.engine import MAX_DEPTH, check_prune
 from solve2048.rng import MAX_SEED
 from solve2048.settings import MAX_TIME_MS, check_depth
@@ -37,7 +38,7 @@ SPAWN_MIN, SPAWN_MAX = 2, 4
 START_TILES = 2  # a game starts with two spawned tiles, and every move spawns one more
 
 
-class ResultsFileError(ValueError):
+class ResultsFileError(Solve2048Error, ValueError):
     """A results file that cannot be used; the message names the file and line."""
 
 
@@ -66,10 +67,10 @@ class LoadedResults:
 def _whole(row: dict, key: str, low: int = 0, high: int | None = None) -> int:
     value = row.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{key} {value!r} is not a whole number" if key in row else f"{key} is missing")
+        raise InvalidArgumentError(f"{key} {value!r} is not a whole number" if key in row else f"{key} is missing")
     if value < low or (high is not None and value > high):
         span = f"from {low:,} to {high:,}" if high is not None else f"{low:,} or more"
-        raise ValueError(f"{key} {value:,} is not {span}")
+        raise InvalidArgumentError(f"{key} {value:,} is not {span}")
     return value
 
 
@@ -78,7 +79,7 @@ def _real(row: dict, key: str, low: float, high: float | None = None) -> float:
     if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
             or value < low or (high is not None and value > high)):
         span = f"from {low:g} to {high:g}" if high is not None else f"{low:g} or more"
-        raise ValueError(f"{key} {value!r} is not a finite number {span}" if key in row
+        raise InvalidArgumentError(f"{key} {value!r} is not a finite number {span}" if key in row
                          else f"{key} is missing")
     return float(value)
 
@@ -86,7 +87,7 @@ def _real(row: dict, key: str, low: float, high: float | None = None) -> float:
 def _exponent(max_tile: int) -> int:
     k = max_tile.bit_length() - 1
     if max_tile < 2 or max_tile != 1 << k or k > MAX_TILE_EXPONENT:
-        raise ValueError(f"max_tile {max_tile:,} is not a power of two from 2 to {1 << MAX_TILE_EXPONENT:,}")
+        raise InvalidArgumentError(f"max_tile {max_tile:,} is not a power of two from 2 to {1 << MAX_TILE_EXPONENT:,}")
     return k
 
 
@@ -104,16 +105,16 @@ def _check_score_and_moves(row: dict) -> None:
     moves = _whole(row, "moves")
     most_moves = (CELLS << k) // SPAWN_MIN - START_TILES
     if moves > most_moves:
-        raise ValueError(f"moves {moves:,} are more than a game whose largest tile is {max_tile:,} "
+        raise InvalidArgumentError(f"moves {moves:,} are more than a game whose largest tile is {max_tile:,} "
                          f"can last (at most {most_moves:,})")
     if max_tile > SPAWN_MAX * (moves + START_TILES):
-        raise ValueError(f"max_tile {max_tile:,} cannot be made in {moves:,} moves")
+        raise InvalidArgumentError(f"max_tile {max_tile:,} cannot be made in {moves:,} moves")
     score = _whole(row, "score")
     low, high = score_bounds(k, moves)
     if score % 4:
-        raise ValueError(f"score {score:,} is not a multiple of 4 (every merge scores 4 or more)")
+        raise InvalidArgumentError(f"score {score:,} is not a multiple of 4 (every merge scores 4 or more)")
     if not low <= score <= high:
-        raise ValueError(f"score {score:,} is outside {low:,}..{high:,}, what a game of {moves:,} "
+        raise InvalidArgumentError(f"score {score:,} is outside {low:,}..{high:,}, what a game of {moves:,} "
                          f"moves whose largest tile is {max_tile:,} can score")
 
 
@@ -122,14 +123,14 @@ def _check_win(row: dict) -> None:
     won, won_at = row.get("won"), row.get("won_at_move")
     if won is not None:
         if not isinstance(won, bool):
-            raise ValueError(f"won {won!r} is not true or false")
+            raise InvalidArgumentError(f"won {won!r} is not true or false")
         if won != reached:
-            raise ValueError(f"won is {str(won).lower()} but max_tile is {row['max_tile']:,}")
+            raise InvalidArgumentError(f"won is {str(won).lower()} but max_tile is {row['max_tile']:,}")
         if "won_at_move" in row and (won_at is not None) != won:
-            raise ValueError(f"won_at_move {won_at!r} does not agree with won {str(won).lower()}")
+            raise InvalidArgumentError(f"won_at_move {won_at!r} does not agree with won {str(won).lower()}")
     if won_at is not None:
         if not reached:
-            raise ValueError(f"won_at_move {won_at!r} but max_tile {row['max_tile']:,} is below {WIN_TILE}")
+            raise InvalidArgumentError(f"won_at_move {won_at!r} but max_tile {row['max_tile']:,} is below {WIN_TILE}")
         _whole(row, "won_at_move", WIN_TILE // SPAWN_MAX - START_TILES, row["moves"])
 
 
@@ -138,12 +139,12 @@ def _check_settings(row: dict) -> None:
         try:
             check_depth(row["depth"])
         except ValueError:
-            raise ValueError(f"depth {row['depth']!r} is not 'auto' or from 1 to {MAX_DEPTH}") from None
+            raise InvalidArgumentError(f"depth {row['depth']!r} is not 'auto' or from 1 to {MAX_DEPTH}") from None
     if row.get("prune") is not None:
         try:
             check_prune(row["prune"])
         except ValueError:
-            raise ValueError(f"prune {row['prune']!r} is not 'auto' or a number from 0 to 1") from None
+            raise InvalidArgumentError(f"prune {row['prune']!r} is not 'auto' or a number from 0 to 1") from None
     if row.get("tt_mb") is not None:
         _real(row, "tt_mb", 0)
     if row.get("tables") is not None:
@@ -159,7 +160,7 @@ def check_game(row: object) -> dict:
     ValueError naming the first field that is wrong. Fields older lines lack
     (won, won_at_move, prune, tt_mb, tables, table_moves, depth, time_ms) may be absent."""
     if not isinstance(row, dict):
-        raise ValueError(f"a game result is a JSON object, not {type(row).__name__}")
+        raise InvalidArgumentError(f"a game result is a JSON object, not {type(row).__name__}")
     _whole(row, "seed", 0, MAX_SEED)
     _check_score_and_moves(row)
     _real(row, "seconds", 0)
@@ -176,7 +177,7 @@ def _parse(raw: bytes) -> object:
     try:
         return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, RecursionError, ValueError):  # JSONDecodeError is a ValueError
-        raise ValueError(f"{raw[:80]!r}") from None
+        raise InvalidArgumentError(f"{raw[:80]!r}") from None
 
 
 def _open_regular(path: str) -> IO[bytes] | None:

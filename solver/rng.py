@@ -7,6 +7,7 @@ empty cells in increasing index), then the value (4 when below(10) == 0, else 2)
 
 from __future__ import annotations
 
+from solve2048.errors import InvalidArgumentError
 MASK64 = (1 << 64) - 1
 MAX_SEED = MASK64  # seeds are any 64-bit unsigned number
 
@@ -20,7 +21,7 @@ class Rng:
 
     def __init__(self, seed: int) -> None:
         if not 0 <= seed <= MAX_SEED:
-            raise ValueError(f"expected a seed in 0..2**64-1, got {seed}")
+            raise InvalidArgumentError(f"expected a seed in 0..2**64-1, got {seed}")
         x = seed
         self.state = []
         for _ in range(4):

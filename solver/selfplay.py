@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from solve2048.errors import InvalidArgumentError
 from solve2048 import engine
 from solve2048.board import Board
 from solve2048.engine import engine_prune, ffi, lib
@@ -79,7 +80,7 @@ class GameResult:
 
 def check_seed(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"expected a seed from 0 to 2**64-1, got {seed!r}")
+        raise InvalidArgumentError(f"expected a seed from 0 to 2**64-1, got {seed!r}")
     return seed
 
 
@@ -154,7 +155,7 @@ class Game:
         )
         self.seconds += time.perf_counter() - start
         if played < 0:
-            raise ValueError("bad search settings")
+            raise InvalidArgumentError("bad search settings")
         if not steps:
             return []
         return [self._step(self._buffer[i]) for i in range(played)]

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from solve2048.errors import InvalidArgumentError, UsageError
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH, Prune, Weights, check_prune, check_tt_mb
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ def check_depth(depth: Depth) -> int:
     if depth == "auto":
         return 0
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
-        raise ValueError(f"expected depth 'auto' or 1..{MAX_DEPTH}, got {depth!r}")
+        raise InvalidArgumentError(f"expected depth 'auto' or 1..{MAX_DEPTH}, got {depth!r}")
     return depth
 
 
@@ -36,7 +37,7 @@ def check_time(time_ms: float | None) -> float:
     """Returns the engine's time limit in ms (0 = none) or raises ValueError."""
     if time_ms is not None and (isinstance(time_ms, bool) or not isinstance(time_ms, (int, float))
                                 or not math.isfinite(time_ms) or not 0 < time_ms <= MAX_TIME_MS):
-        raise ValueError(f"expected a time limit from 0 to {MAX_TIME_MS:,} ms (a day), got {time_ms!r}")
+        raise InvalidArgumentError(f"expected a time limit from 0 to {MAX_TIME_MS:,} ms (a day), got {time_ms!r}")
     return float(time_ms or 0.0)
 
 
@@ -61,7 +62,7 @@ class SearchSettings:
         check_prune(self.prune)
         check_tt_mb(self.tt_mb)
         if self.weights is not None and not isinstance(self.weights, Weights):
-            raise ValueError(f"expected Weights or None, got {self.weights!r}")
+            raise InvalidArgumentError(f"expected Weights or None, got {self.weights!r}")
         if self.tables is not None and not len(self.tables):
             object.__setattr__(self, "tables", None)  # an empty set is no tables
 
@@ -71,9 +72,9 @@ class SearchSettings:
         if settings is None:
             return cls(**fields)
         if not isinstance(settings, SearchSettings):
-            raise TypeError(f"expected SearchSettings, got {settings!r}")
+            raise UsageError(f"expected SearchSettings, got {settings!r}")
         if fields:
-            raise TypeError(f"give SearchSettings or its fields, not both (got {', '.join(fields)})")
+            raise UsageError(f"give SearchSettings or its fields, not both (got {', '.join(fields)})")
         return settings
 
     def replace(self, **changes: Any) -> SearchSettings:

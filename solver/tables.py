@@ -28,6 +28,7 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
+from solve2048.errors import Solve2048Error, InvalidArgumentError, OutOfMemoryError
 from solve2048.board import Board
 from solve2048.engine import Weights, ffi, lib
 from solve2048.moves import Move
@@ -45,7 +46,7 @@ SUFFIX = ".egt"
 DEFAULT_MIN_PROBABILITY = 0.9
 
 
-class TableError(Exception):
+class TableError(Solve2048Error):
     """A table file that is missing, torn or damaged; the message says which and why."""
 
 
@@ -257,21 +258,21 @@ class TableSet:
         self.directory = directory
         self.min_probability = min_probability
         if not 0.0 <= min_probability <= 1.0:
-            raise ValueError(f"min_probability must be between 0 and 1, got {min_probability!r}")
+            raise InvalidArgumentError(f"min_probability must be between 0 and 1, got {min_probability!r}")
         own = DEFAULT_MIN_BY_SHAPE if min_by_shape is None else min_by_shape
         self.min_by_shape = {shape: float(own.get(shape, min_probability)) for shape in range(len(SHAPES))}
         self._tables = dict(tables)   # keeps the memory the C set points into alive
         self.handle = ffi.gc(lib.s2048_tableset_new(), lib.s2048_tableset_free)
         if self.handle == ffi.NULL:
-            raise MemoryError("cannot allocate a table set")
+            raise OutOfMemoryError("cannot allocate a table set")
         for shape, p in self.min_by_shape.items():
             if lib.s2048_tableset_set_min_prob(self.handle, shape, p) != 0:
-                raise ValueError(f"the threshold of {SHAPES[shape]} tables must be between 0 and 1, got {p!r}")
+                raise InvalidArgumentError(f"the threshold of {SHAPES[shape]} tables must be between 0 and 1, got {p!r}")
         for spec, entries in self._tables.items():
             pointer = ffi.cast("const uint16_t *", entries.ctypes.data)
             if lib.s2048_tableset_add(self.handle, spec.shape, spec.frozen, spec.goal,
                                       pointer, entries.size) != 0:
-                raise ValueError(f"table {spec} has {entries.size} entries, expected {spec.entries}")
+                raise InvalidArgumentError(f"table {spec} has {entries.size} entries, expected {spec.entries}")
 
     @property
     def specs(self) -> list[TableSpec]:

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from solve2048.errors import InvalidArgumentError
 from solve2048.engine import ffi, lib
 from solve2048.tables import (
     DEFAULT_SPECS,
@@ -54,7 +55,7 @@ def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None):
         written = lib.s2048_table_build_layer(spec.shape, spec.frozen, spec.goal, pointer,
                                               sum_, part, jobs)
         if written < 0:
-            raise ValueError(f"the C builder refused table {spec}")
+            raise InvalidArgumentError(f"the C builder refused table {spec}")
         return int(written)
 
     done = 0

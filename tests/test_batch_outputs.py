@@ -269,7 +269,7 @@ def test_bad_seeds_and_jobs_fail_in_the_caller() -> None:
 def test_an_error_in_a_worker_is_one_batch_error() -> None:
     settings = Settings(depth=1)
     object.__setattr__(settings, "depth", 99)   # past the caller's checks, as a foreign caller could
-    with pytest.raises(BatchError, match=r"^a game failed in a worker: ValueError: expected depth"):
+    with pytest.raises(BatchError, match=r"^a game failed in a worker: InvalidArgumentError: expected depth"):
         run_local([0, 1], settings, 1, lambda rows: None)
 
 

@@ -25,3 +25,32 @@ def test_the_version_is_the_one_in_pyproject() -> None:
 def test_what_users_reach_for_is_exported() -> None:
     for name in ("Board", "Move", "analyze", "decide", "SearchSettings", "Game", "play_game", "load_tables"):
         assert name in solve2048.__all__ and hasattr(solve2048, name), name
+
+
+def test_every_error_the_library_raises_is_a_solve2048_error() -> None:
+    import inspect
+    import pkgutil
+
+    from solve2048.errors import Solve2048Error
+
+    errors = []
+    for module in pkgutil.iter_modules(solve2048.__path__):
+        if module.name in {"cli", "_ffi_build"}:
+            continue
+        imported = __import__(f"solve2048.{module.name}", fromlist=["_"])
+        errors += [cls for _, cls in inspect.getmembers(imported, inspect.isclass)
+                   if issubclass(cls, Exception) and cls.__module__.startswith("solve2048")]
+    assert len(set(errors)) >= 9
+    assert all(issubclass(cls, Solve2048Error) for cls in errors), [c for c in errors if not issubclass(c, Solve2048Error)]
+
+
+def test_library_refusals_keep_the_built_in_base_callers_expect() -> None:
+    import pytest
+
+    from solve2048.errors import Solve2048Error
+
+    for call in (lambda: solve2048.Board.parse("2 3"), lambda: solve2048.SearchSettings(depth=99),
+                 lambda: solve2048.analyze("2 . . . / . . . . / . . . . / . . . 2", time_ms=float("nan"))):
+        with pytest.raises(Solve2048Error) as caught:
+            call()
+        assert isinstance(caught.value, ValueError)
