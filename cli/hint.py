@@ -57,7 +57,8 @@ def hint_lines(decision: Decision, colour: bool) -> list[str]:
             lines.append(f"  {str(move):<6} illegal")
         else:
             gap = value - best_value  # type: ignore[operator]
-            gap_text = "" if move == result.best else f"  ({number(gap)})"
+            # A tie shows as 0.0, not as the -0.0 that rounding a tiny shortfall gives.
+            gap_text = "" if move == result.best else f"  ({number(gap) if round(gap, 1) else '0.0'})"
             lines.append(f"  {str(move):<6} {number(value):>14}{gap_text}")
     lines.append(f"depth {result.depth} · {result.nodes:,} nodes · {duration(result.seconds)}"
                  f" · {HEURISTIC_TEXT[decision.heuristic]}")

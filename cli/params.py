@@ -34,11 +34,23 @@ class BoardParam(click.ParamType):
     def convert(self, value, param, ctx) -> Board:
         if isinstance(value, Board):
             return value
-        text = sys.stdin.read() if value == "-" else value
+        text = _read_board_text() if value == "-" else value
         try:
             return Board.parse(text)
         except InvalidBoardError as error:
             self.fail(str(error), param, ctx)
+
+
+MAX_BOARD_TEXT = 1 << 16  # a board is a few dozen characters; a JSON grid a few hundred
+
+
+def _read_board_text() -> str:
+    """A board from standard input, read with a bound (stdin may be /dev/zero)."""
+    text = sys.stdin.read(MAX_BOARD_TEXT + 1)
+    if len(text) > MAX_BOARD_TEXT:
+        raise click.BadParameter(f"the board on standard input is longer than {MAX_BOARD_TEXT:,} "
+                                 "characters; a board is 16 cells", param_hint="'BOARD'")
+    return text
 
 
 class DepthParam(click.ParamType):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -123,3 +125,14 @@ def test_bench_json_and_pinned_node_count() -> None:
                              "nodes_per_second", "ms_per_move_median"}
         assert data["positions"] == 50
         assert data["nodes"] == nodes, data
+
+
+def test_a_board_on_stdin_is_read_with_a_bound() -> None:
+    # /dev/zero never ends: the board must be refused, not read into memory.
+    with open("/dev/zero", "rb") as zeros:
+        done = subprocess.run([sys.executable, "-m", "solve2048.cli", "hint", "-"], stdin=zeros,
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "solve2048: error: Invalid value for 'BOARD': the board on standard input is longer than "
+        "65,536 characters; a board is 16 cells"]
