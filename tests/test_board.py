@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import pack, random_exponents
+from helpers import pack, random_exponents
 
 from solve2048 import Board, InvalidBoardError
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pexpect
 import pyte
-from conftest import ALMOST_LOST, ALMOST_WON
+from helpers import ALMOST_LOST, ALMOST_WON
 
 from solve2048 import Board
 from solve2048.human_game import HumanGame

@@ -7,7 +7,7 @@ import os
 import signal
 from pathlib import Path
 
-from conftest import ALMOST_LOST, ALMOST_WON
+from helpers import ALMOST_LOST, ALMOST_WON
 
 from solve2048 import Board, analyze, reference
 from solve2048.moves import Move

@@ -8,7 +8,7 @@ from pathlib import Path
 from solve2048.saves import data_dir
 from solve2048.tables import default_dir
 
-from conftest import USER_STATE_VARIABLES
+from helpers import USER_STATE_VARIABLES
 
 
 def test_user_folders_point_into_the_sessions_own_empty_home() -> None:

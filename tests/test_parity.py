@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from conftest import pack, random_exponents
+from helpers import pack, random_exponents
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

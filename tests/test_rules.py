@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import load_kat
+from helpers import load_kat
 
 from solve2048 import Board, Move, TileOverflowError, reference
 

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import pack
+from helpers import pack
 
 from solve2048 import Board, Move, Weights, analyze
 from solve2048.engine import Evaluator, Searcher

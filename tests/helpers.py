@@ -1,0 +1,52 @@
+"""Helpers the test files import (``from helpers import ...``): the known-answer
+files, boards one move from the end, random boards, and the user-state variables
+the session isolates. Fixtures and hooks live in conftest.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+DATA = Path(__file__).parent / "data"
+
+# Boards one move from the end of a game, for the person's game tests.
+ALMOST_WON = "1024 1024 . . / . . . . / . . . . / . . . 2"   # left makes 2048
+ALMOST_LOST = "2 4 2 4 / 4 2 4 2 / 2 4 2 8 / 4 2 16 16"   # left ends the game, whatever spawns
+
+# Where this machine keeps a user's tables, saves, caches and settings; conftest
+# points each into the session's own empty folder.
+USER_STATE_VARIABLES = ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME",
+                        "XDG_STATE_HOME", "SOLVE2048_TABLES", "SOLVE2048_DATA_DIR")
+
+
+def parse_grid(text: str) -> list[int]:
+    """Reads 'a b c d / …' into 16 ints, with no limit on tile size (for the oracle)."""
+    return [0 if t == "." else int(t) for row in text.split("/") for t in row.split()]
+
+
+def load_kat(name: str) -> list[tuple[list[int], str, list[int], int]]:
+    cases = []
+    for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        board, direction, expected, gain = line.split("\t")
+        cases.append((parse_grid(board), direction, parse_grid(expected), int(gain)))
+    return cases
+
+
+def random_exponents(rng: np.random.Generator, n: int) -> np.ndarray:
+    """n random boards as (n, 16) exponents, biased toward dense boards with many
+    equal neighbours: each board draws its exponents from a small random window."""
+    low = rng.integers(1, 15, size=(n, 1))
+    width = rng.integers(1, 5, size=(n, 1))
+    exps = low + rng.integers(0, width, size=(n, 16))
+    exps = np.minimum(exps, 15)
+    empty_rate = rng.choice([0.0, 0.1, 0.3, 0.6], size=(n, 1))
+    exps[rng.random((n, 16)) < empty_rate] = 0
+    return exps.astype(np.uint64)
+
+
+def pack(exps: np.ndarray) -> np.ndarray:
+    shifts = (4 * np.arange(16)).astype(np.uint64)
+    return np.bitwise_or.reduce(exps << shifts, axis=-1)
