@@ -107,12 +107,14 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
                   int depth, double time_ms, double prune, int keep_cache,
                   s2048_result *out);
 
-/* ---- endgame tables (endgame.c; formations in endgame.h) ---- */
+/* ---- endgame tables (formations.c, tables_build.c, tables_probe.c;
+ *      the formations are described in formations.h) ---- */
 
-/* Entries of the table of shape `shape` (0 snake, 1 block, 2 chain) with
- * `frozen` frozen cells and goal rank `goal` (goal ** (16 - frozen); for a
- * chain, whose goal is its anchor rank, the product of the free cells' caps
- * plus one); 0 when the formation is not supported. */
+/* Entries of the table of shape `shape` (0 snake, 1 block, 2 chain, 3 entry)
+ * with `frozen` frozen cells and goal rank `goal`: goal ** (16 - frozen) for a
+ * snake or a block; for a chain, whose goal is its anchor rank, and for an
+ * entry, the product of the free cells' caps plus one. 0 when the formation
+ * is not supported. */
 size_t s2048_table_entries(int shape, int frozen, int goal);
 /* The largest tile sum its free cells can hold. A table is built layer by
  * layer, from that sum down to 0 in steps of 2: a move keeps the sum and a

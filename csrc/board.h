@@ -23,13 +23,12 @@ typedef uint64_t board_t;
 typedef uint16_t row_t;
 
 #define ROW_MASK 0xffffULL
-#define COL_MASK 0x000f000f000f000fULL
-
-/* Returns row r (0..3) of the board. */
-static inline row_t board_row(board_t b, int r) { return (row_t)((b >> (16 * r)) & ROW_MASK); }
 
 /* Returns the exponent of cell (0..15), 0 for an empty cell. */
 static inline int board_cell(board_t b, int cell) { return (int)((b >> (4 * cell)) & 0xf); }
+
+/* Returns the exponent at (row, col), 0 for an empty cell. */
+static inline int board_at(board_t b, int row, int col) { return board_cell(b, 4 * row + col); }
 
 /* Returns the board with its rows and columns swapped (cell (r,c) <-> (c,r)). */
 static inline board_t board_transpose(board_t x)

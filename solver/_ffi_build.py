@@ -15,7 +15,7 @@ from cffi import FFI
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
-SOURCES = ["moves.c", "rules.c", "evaluate.c", "tt.c", "search.c", "endgame.c", "rng.c", "selfplay.c"]
+SOURCES = ["moves.c", "rules.c", "evaluate.c", "tt.c", "search.c", "formations.c", "tables_build.c", "tables_probe.c", "rng.c", "selfplay.c"]
 
 
 def read_cdef(header: Path) -> str:
