@@ -7,7 +7,6 @@ holds games_per_second; the ratio is printed by test_ratio.
 
 from __future__ import annotations
 
-
 from solve2048.batch import Settings, run_local
 
 GAMES = 10_000

@@ -10,8 +10,16 @@ import click
 
 from solve2048 import results as results_file
 from solve2048 import stats
-from solve2048.batch import (ADDRESS_FORMS, BatchError, Settings, check_address, default_jobs, run_cluster,
-                             run_local, settings_of)
+from solve2048.batch import (
+    ADDRESS_FORMS,
+    BatchError,
+    Settings,
+    check_address,
+    default_jobs,
+    run_cluster,
+    run_local,
+    settings_of,
+)
 from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
 from solve2048.cli.params import OUTPUT, SEED, InputError, close_quietly, settings_options
 from solve2048.cli.plot import plot_option_callback, write_plot
@@ -20,7 +28,6 @@ from solve2048.cli.summary import summary_text
 from solve2048.engine import check_tt_mb
 from solve2048.rng import MAX_SEED
 from solve2048.settings import SearchSettings
-
 
 
 class Progress:
@@ -127,7 +134,9 @@ def batch(games, seed, jobs, out_path, as_json, plot_path, scheduler, settings: 
         click.echo(f"resuming {out_path}: {len(done):,} games done, {len(todo):,} to play", err=True)
 
     try:
-        out = open(out_path, "a", encoding="utf-8") if out_path else None
+        # Closed by close_quietly in the finally below, not by a with: after a failed
+        # write, closing would raise again over the error that ended the run.
+        out = open(out_path, "a", encoding="utf-8") if out_path else None  # noqa: SIM115
     except OSError as error:
         raise InputError(f"cannot write {out_path}: {error.strerror or error}") from None
     progress = Progress(len(todo))

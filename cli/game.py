@@ -8,7 +8,7 @@ import secrets
 import termios
 import textwrap
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import click
 
@@ -19,8 +19,8 @@ except ImportError:  # Windows without the windows-curses package
 
 from solve2048.cli.params import SEED, InputError, open_tables, table_options
 from solve2048.decide import Decision, decide
-from solve2048.moves import Move
 from solve2048.human_game import TILE_OVERFLOW, HumanGame
+from solve2048.moves import Move
 from solve2048.saves import SaveStore
 from solve2048.settings import SearchSettings
 
@@ -117,10 +117,8 @@ class GameScreen:
         s.refresh()
 
     def _put(self, y: int, x: int, text: str, attr: int = 0) -> None:
-        try:
+        with suppress(curses.error):  # the bottom-right cell cannot be written; nothing else is lost
             self.screen.addstr(y, x, text, attr)
-        except curses.error:
-            pass  # the bottom-right cell cannot be written; nothing else is lost
 
     def status(self) -> str:
         g = self.session
@@ -244,10 +242,8 @@ class GameScreen:
             self.play(self.move_keys[key])
 
     def run(self) -> None:
-        try:
+        with suppress(curses.error):  # a terminal that cannot hide its cursor (vt100, ansi) plays with it shown
             curses.curs_set(0)
-        except curses.error:
-            pass  # a terminal that cannot hide its cursor (vt100, ansi) plays with it shown
         self.screen.keypad(True)
         while not self.quit:
             self.draw()
@@ -319,10 +315,8 @@ def terminal_screen() -> Iterator:
 def restore_terminal(screen) -> None:
     """Undoes terminal_screen's set-up, each step on its own."""
     for step in (lambda: screen.keypad(False), curses.echo, curses.nocbreak, curses.endwin):
-        try:
+        with suppress(curses.error):  # the next steps still run: endwin above all
             step()
-        except curses.error:
-            pass  # the next steps still run: endwin above all
 
 
 def start_session(store: SaveStore, seed: int | None) -> tuple[HumanGame, str]:

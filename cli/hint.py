@@ -54,12 +54,12 @@ def hint_lines(decision: Decision, colour: bool) -> list[str]:
     best_value = result.values[result.best] if result.best is not None else 0.0
     for move, value in result.ranked():
         if value is None:
-            lines.append(f"  {str(move):<6} illegal")
+            lines.append(f"  {move!s:<6} illegal")
         else:
             gap = value - best_value  # type: ignore[operator]
             # A tie shows as 0.0, not as the -0.0 that rounding a tiny shortfall gives.
             gap_text = "" if move == result.best else f"  ({number(gap) if round(gap, 1) else '0.0'})"
-            lines.append(f"  {str(move):<6} {number(value):>14}{gap_text}")
+            lines.append(f"  {move!s:<6} {number(value):>14}{gap_text}")
     lines.append(f"depth {result.depth} · {result.nodes:,} nodes · {duration(result.seconds)}"
                  f" · {HEURISTIC_TEXT[decision.heuristic]}")
     return lines

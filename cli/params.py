@@ -7,6 +7,7 @@ import functools
 import math
 import os
 import sys
+from contextlib import suppress
 from pathlib import Path
 
 import click
@@ -123,10 +124,8 @@ class TableSizeParam(click.ParamType):
 def close_quietly(stream) -> None:
     """Closes an output after a failed write: the stream still holds what it
     could not write, and closing would try again; what is on disk is what counts."""
-    try:
+    with suppress(OSError):
         stream.close()
-    except OSError:
-        pass
 
 
 BOARD = BoardParam()

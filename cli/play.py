@@ -14,8 +14,8 @@ import click
 from solve2048.cli.exits import EXIT_INTERRUPTED, EXIT_WRITE_FAILED
 from solve2048.cli.params import OUTPUT, SEED, close_quietly, settings_options
 from solve2048.cli.render import board_text, duration
-from solve2048.selfplay import CHUNK, Game, GameResult
 from solve2048.record import RecordWriter
+from solve2048.selfplay import CHUNK, Game, GameResult
 from solve2048.settings import SearchSettings
 
 REDRAW_SECONDS = 1 / 30     # at most 30 redraws a second, whatever the speed
@@ -163,7 +163,9 @@ def play(seed, record_path, as_json, quiet, delay, fast, stop_at_win, settings: 
     view = LiveView(sys.stdout.isatty() and not quiet and not as_json)
     if delay is None:
         delay = 0 if fast or not view.enabled else WATCH_DELAY_MS
-    record = open(record_path, "w", encoding="utf-8") if record_path else None
+    # Closed by close_quietly in the finally below, not by a with: after a failed
+    # write, closing would raise again over the error that ended the game.
+    record = open(record_path, "w", encoding="utf-8") if record_path else None  # noqa: SIM115
     writer = RecordWriter(record) if record else None
     try:
         if writer:

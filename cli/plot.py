@@ -49,7 +49,7 @@ def check_plot_path(path: str) -> str:
     try:
         fig.text(0.5, 0.5, "1")
         fig.savefig(io.BytesIO(), format=extension)
-    except Exception as error:  # noqa: BLE001 - whatever the format's writer lacks here
+    except Exception as error:  # whatever the format's writer lacks here
         reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
         raise click.BadParameter(f"matplotlib cannot write a .{extension} file here: {reason}",
                                  param_hint="'--plot'") from None
@@ -71,7 +71,7 @@ def write_plot(path: str, summary: dict, scores: list[int]) -> None:
     high = [summary["reach_ci"][t][1] * 100 - shares[i] for i, t in enumerate(tiles)]
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     left.bar(tiles, shares, yerr=[low, high], capsize=4, color="#edc22e", edgecolor="#776e65")
-    for x, (share, up) in enumerate(zip(shares, high)):
+    for x, (share, up) in enumerate(zip(shares, high, strict=True)):
         left.text(x, share + up + 2, f"{share:.1f}%", ha="center", fontsize=8)
     left.set_ylim(0, 110)
     left.set_xlabel("tile")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 SHOWN_RANGES = 4  # seed ranges named in full; beyond, the first and last few
 
 

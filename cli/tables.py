@@ -11,8 +11,7 @@ from pathlib import Path
 import click
 
 from solve2048.cli.render import duration
-from solve2048.tables import (DEFAULT_SPECS, ENV_DIR, KNOWN_SPECS, SHAPES, TableSpec, default_dir,
-                              installed_specs, scan)
+from solve2048.tables import DEFAULT_SPECS, ENV_DIR, KNOWN_SPECS, SHAPES, TableSpec, default_dir, installed_specs, scan
 from solve2048.tables_build import BuildReport, build_all
 
 DIR_OPTION = click.option(
@@ -60,7 +59,8 @@ def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...])
     directory = directory or default_dir()
     specs = tuple(sorted(set(only))) or DEFAULT_SPECS
     total = sum(s.size_bytes for s in specs)
-    click.echo(f"building {len(specs)} table{'' if len(specs) == 1 else 's'} ({_megabytes(total)}) in {directory}", err=True)
+    click.echo(f"building {len(specs)} table{'' if len(specs) == 1 else 's'} ({_megabytes(total)}) in {directory}",
+               err=True)
     started = time.perf_counter()
     bar = _BuildBar()
 
@@ -108,7 +108,7 @@ def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
         click.echo(json.dumps({"directory": str(directory), "tables": rows}))
         return
     click.echo(f"tables in {directory}:")
-    for f, row in zip(files, rows):
+    for f, row in zip(files, rows, strict=True):
         click.echo(f"  {row['free_cells']:>2} free cells, {row['shape']:<5} {f.spec.goal_word:<6} "
                    f"{row['goal']:>4}: {row['status']:<8} {_megabytes(row['bytes']):>9}  {row['file']}")
         if row["problem"]:

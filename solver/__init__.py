@@ -36,13 +36,13 @@ except PackageNotFoundError:  # run from a source tree that was never installed
 
 __all__ = [
     "ALL_MOVES",
+    "MAX_TILE",
     "Analysis",
     "Board",
     "Decision",
     "Game",
     "GameResult",
     "InvalidBoardError",
-    "MAX_TILE",
     "Move",
     "SearchSettings",
     "Spawn",

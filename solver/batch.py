@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from solve2048.errors import Solve2048Error, InvalidArgumentError
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, LEGACY_PRUNE, Prune, Weights, check_prune, check_tt_mb
+from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.selfplay import GameResult, check_seed, play_game
 from solve2048.settings import Depth, SearchSettings, check_depth, check_time
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, TableSet

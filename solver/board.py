@@ -12,9 +12,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from solve2048.errors import Solve2048Error
 from solve2048 import engine
 from solve2048.engine import Bitboard, TileOverflowError
+from solve2048.errors import Solve2048Error
 from solve2048.moves import ALL_MOVES, Move
 
 BB_ALL: Bitboard = 0xFFFF_FFFF_FFFF_FFFF
@@ -26,7 +26,7 @@ CELL_SEPARATORS = re.compile(r"[\s,]+")
 HEX_BOARD = re.compile(r"0[xX][0-9a-fA-F]{1,16}")
 DECIMAL = re.compile(r"[0-9]+")
 
-__all__ = ["Board", "InvalidBoardError", "Spawn", "TileOverflowError", "MAX_TILE"]
+__all__ = ["MAX_TILE", "Board", "InvalidBoardError", "Spawn", "TileOverflowError"]
 
 
 class InvalidBoardError(Solve2048Error, ValueError):

@@ -12,8 +12,8 @@ import threading
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, NamedTuple
 
-from solve2048.errors import Solve2048Error, InvalidArgumentError, OutOfMemoryError
 from solve2048._engine import ffi, lib
+from solve2048.errors import InvalidArgumentError, OutOfMemoryError, Solve2048Error
 from solve2048.moves import Move
 
 if TYPE_CHECKING:

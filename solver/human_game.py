@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solve2048.errors import InvalidArgumentError
 from solve2048.board import WIN_TILE, Board, InvalidBoardError, TileOverflowError
+from solve2048.errors import InvalidArgumentError
 from solve2048.moves import Move
 from solve2048.rng import MASK64, MAX_SEED, Rng
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from solve2048.errors import InvalidArgumentError
 import enum
+
+from solve2048.errors import InvalidArgumentError
 
 
 class Move(enum.IntEnum):

@@ -34,12 +34,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
-from solve2048.errors import Solve2048Error
 from solve2048 import reference
 from solve2048.board import WIN_TILE
-from solve2048.selfplay import Step
-from solve2048.rng import MAX_SEED, Rng
 from solve2048.engine import MAX_DEPTH
+from solve2048.errors import Solve2048Error
+from solve2048.rng import MAX_SEED, Rng
+from solve2048.selfplay import Step
 from solve2048.settings import check_depth
 
 REASONS = ("game_over", "stopped_at_win", "interrupted")

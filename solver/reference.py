@@ -7,8 +7,9 @@ must agree with it on every board where the 4-bit cell can hold the result.
 
 from __future__ import annotations
 
-from solve2048.errors import InvalidArgumentError
 from collections.abc import Sequence
+
+from solve2048.errors import InvalidArgumentError
 
 DIRECTIONS = ("up", "down", "left", "right")
 
@@ -55,7 +56,7 @@ def move(cells: Sequence[int], direction: str) -> tuple[list[int], int]:
     gain = 0
     for indices in _line_indices(direction):
         line, points = slide_line([cells[i] for i in indices])
-        for i, value in zip(indices, line):
+        for i, value in zip(indices, line, strict=True):
             out[i] = value
         gain += points
     return out, gain

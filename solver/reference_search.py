@@ -15,11 +15,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solve2048.errors import InvalidArgumentError
 from solve2048 import reference
 from solve2048.board import MAX_TILE
 from solve2048.engine import Prune, Weights, prune_threshold
-
+from solve2048.errors import InvalidArgumentError
 
 
 def _rank(value: int) -> int:

@@ -16,7 +16,7 @@ entry at a time against their own successors (``backup``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from math import prod
 
 from solve2048 import reference
@@ -159,14 +159,14 @@ def _solver(frozen: int, goal: int, shape: int, known: Callable[[list[int]], int
         cells = [0] * 16
         for cell, tile in fixed.items():
             cells[cell] = tile
-        for cell, tile in zip(free_cells, free):
+        for cell, tile in zip(free_cells, free, strict=True):
             cells[cell] = tile
         return cells
 
     def within_caps(free: tuple[int, ...]) -> bool:
-        return all(tile <= 1 << caps[cell] for cell, tile in zip(free_cells, free))
+        return all(tile <= 1 << caps[cell] for cell, tile in zip(free_cells, free, strict=True))
 
-    @lru_cache(maxsize=None)
+    @cache
     def entry(free: tuple[int, ...]) -> int:
         cells = board(free)
         best_dir, best = -1, 0.0

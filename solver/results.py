@@ -17,8 +17,8 @@ import stat
 from dataclasses import dataclass
 from typing import IO
 
-from solve2048.errors import Solve2048Error, InvalidArgumentError
 from solve2048.engine import MAX_DEPTH, check_prune
+from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.rng import MAX_SEED
 from solve2048.settings import MAX_TIME_MS, check_depth
 

@@ -8,6 +8,7 @@ empty cells in increasing index), then the value (4 when below(10) == 0, else 2)
 from __future__ import annotations
 
 from solve2048.errors import InvalidArgumentError
+
 MASK64 = (1 << 64) - 1
 MAX_SEED = MASK64  # seeds are any 64-bit unsigned number
 

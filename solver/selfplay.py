@@ -12,10 +12,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from solve2048.errors import InvalidArgumentError
 from solve2048 import engine
 from solve2048.board import Board
 from solve2048.engine import engine_prune, ffi, lib
+from solve2048.errors import InvalidArgumentError
 from solve2048.moves import Move
 from solve2048.rng import MAX_SEED
 from solve2048.settings import Depth, SearchSettings

@@ -13,8 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from solve2048.errors import InvalidArgumentError, UsageError
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH, Prune, Weights, check_prune, check_tt_mb
+from solve2048.errors import InvalidArgumentError, UsageError
 
 if TYPE_CHECKING:
     from solve2048.tables import TableSet

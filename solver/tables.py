@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import os
 import struct
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from solve2048.errors import Solve2048Error, InvalidArgumentError, OutOfMemoryError
 from solve2048.board import Board
 from solve2048.engine import Weights, ffi, lib
+from solve2048.errors import InvalidArgumentError, OutOfMemoryError, Solve2048Error
 from solve2048.moves import Move
 
 MAGIC = b"S2048EGT"
@@ -186,10 +187,8 @@ def _checked_before(path: Path, stamp: str) -> bool:
 
 
 def _remember_checked(path: Path, stamp: str) -> None:
-    try:
+    with suppress(OSError):  # a read-only directory: the file is simply checked again next time
         _stamp_path(path).write_text(stamp, encoding="ascii")
-    except OSError:
-        pass  # a read-only directory: the file is simply checked again next time
 
 
 def remember_checked(path: Path, checksum: int) -> None:
@@ -267,7 +266,8 @@ class TableSet:
             raise OutOfMemoryError("cannot allocate a table set")
         for shape, p in self.min_by_shape.items():
             if lib.s2048_tableset_set_min_prob(self.handle, shape, p) != 0:
-                raise InvalidArgumentError(f"the threshold of {SHAPES[shape]} tables must be between 0 and 1, got {p!r}")
+                raise InvalidArgumentError(f"the threshold of {SHAPES[shape]} tables must be between 0 and 1, "
+                                           f"got {p!r}")
         for spec, entries in self._tables.items():
             pointer = ffi.cast("const uint16_t *", entries.ctypes.data)
             if lib.s2048_tableset_add(self.handle, spec.shape, spec.frozen, spec.goal,

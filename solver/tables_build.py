@@ -11,6 +11,7 @@ rebuild after an interrupt resume where it stopped.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable
@@ -18,8 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from solve2048.errors import InvalidArgumentError
 from solve2048.engine import ffi, lib
+from solve2048.errors import InvalidArgumentError
 from solve2048.tables import (
     DEFAULT_SPECS,
     TableError,
@@ -62,7 +63,7 @@ def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None):
     # cffi releases the GIL during each C call, so the parts run in parallel.
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         for sum_ in range(lib.s2048_table_max_sum(spec.shape, spec.frozen, spec.goal), -1, -2):
-            done += sum(pool.map(lambda part: layer_part(sum_, part), range(jobs)))
+            done += sum(pool.map(functools.partial(layer_part, sum_), range(jobs)))
             if progress:
                 progress(spec, done, spec.entries)
     if done != spec.entries:
