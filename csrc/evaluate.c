@@ -1,10 +1,11 @@
 /* evaluate.c -- builds the heuristic row table from a set of weights.
  *
- * The terms are those published with the best-known open-source expectimax
+ * Most terms are those published with the best-known open-source expectimax
  * 2048 AI (nneonneo/2048-ai): a constant per row, empty cells, runs of equal
- * neighbours, monotonicity and the sum of tile ranks. The arithmetic below is
- * mirrored operation for operation by solver/reference.py, so the C search
- * and the Python oracle agree to the last bit on the same machine.
+ * neighbours, monotonicity and the sum of tile ranks; the corner and chain
+ * terms are this project's. The arithmetic below is mirrored operation for
+ * operation by solver/reference_search.py, so the C search and the Python
+ * oracle agree to the last bit on the same machine.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -110,7 +111,6 @@ s2048_eval *s2048_eval_new(const s2048_weights *w)
 {
     s2048_eval *e = malloc(sizeof *e);
     if (!e) return NULL;
-    e->weights = *w;
     for (unsigned row = 0; row < 65536; row++) {
         int rank[4];
         for (int i = 0; i < 4; i++) rank[i] = (row >> (4 * i)) & 0xf;

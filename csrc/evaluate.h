@@ -6,7 +6,6 @@
 #include "board.h"
 
 struct s2048_eval {
-    s2048_weights weights;
     double row[65536];   /* heuristic value of each row_t, read left to right */
 };
 

@@ -8,8 +8,8 @@
  *   chance node  the board after a move: the average over every empty cell
  *                times {2 with p = 0.9, 4 with p = 0.1}, cells equally likely
  *
- * solver/reference.py is the same search in plain Python; the two must give
- * the same values for the same settings (with the table off, or without
+ * solver/reference_search.py is the same search in plain Python; the two must
+ * give the same values for the same settings (with the table off, or without
  * pruning, where the table cannot change a value).
  */
 #include <math.h>
