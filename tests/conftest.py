@@ -5,11 +5,16 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 from helpers import USER_STATE_VARIABLES
+
+if TYPE_CHECKING:
+    from solve2048.tables import TableSpec
 
 
 @pytest.fixture
@@ -49,3 +54,21 @@ def no_installed_tables(tmp_path_factory, monkeypatch) -> None:
     """Every test starts with an empty table directory, whatever this machine has
     installed; tests that want tables build their own."""
     monkeypatch.setenv("SOLVE2048_TABLES", str(tmp_path_factory.mktemp("no_tables")))
+
+
+@pytest.fixture(scope="session")
+def built_table() -> Callable[[TableSpec], np.ndarray]:
+    """Builds an endgame table once for the whole session, for every test of any
+    file that reads it (the bigger ones take seconds each). The arrays are
+    read-only, so that no test can change what another one reads."""
+    from solve2048.tables_build import compute   # not at the top: this module loads before pytest_configure
+
+    built: dict[TableSpec, np.ndarray] = {}
+
+    def table(spec: TableSpec) -> np.ndarray:
+        if spec not in built:
+            built[spec] = compute(spec, jobs=2)
+            built[spec].flags.writeable = False
+        return built[spec]
+
+    return table

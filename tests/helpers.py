@@ -50,3 +50,26 @@ def random_exponents(rng: np.random.Generator, n: int) -> np.ndarray:
 def pack(exps: np.ndarray) -> np.ndarray:
     shifts = (4 * np.arange(16)).astype(np.uint64)
     return np.bitwise_or.reduce(exps << shifts, axis=-1)
+
+
+# ---- endgame tables --------------------------------------------------------------
+# solve2048 is imported inside these functions, not at the top: conftest.py
+# imports this module before the session's isolation is in place.
+
+def formation_cells(frozen: int, goal: int, free: dict[int, int], shape: int = 0) -> list[int]:
+    """A real board: distinct tiles falling to the anchor on the frozen cells, then free tiles."""
+    from solve2048.reference_tables import frozen_tiles
+
+    cells = [0] * 16
+    for cell, tile in frozen_tiles(frozen, goal, shape).items():
+        cells[cell] = tile
+    for cell, tile in free.items():
+        cells[cell] = tile
+    return cells
+
+
+def formation_index(frozen: int, goal: int, cells: list[int], shape: int = 0) -> int:
+    """Where a board in the formation's own orientation stands in its table."""
+    from solve2048.reference_tables import index_of
+
+    return index_of(frozen, goal, shape, cells)

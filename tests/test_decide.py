@@ -11,14 +11,13 @@ from solve2048.decide import decide
 from solve2048.selfplay import Game
 from solve2048.settings import SearchSettings
 from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec
-from solve2048.tables_build import compute
 
 
 @pytest.fixture(scope="module")
-def tables() -> TableSet:
+def tables(built_table) -> TableSet:
     # The small chain and entry blocks that short games reach.
     specs = [TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY)]
-    return TableSet({s: compute(s, jobs=2) for s in specs})
+    return TableSet({s: built_table(s) for s in specs})
 
 
 @pytest.mark.parametrize("depth", [1, 2])

@@ -1,0 +1,118 @@
+"""The endgame table builder: the C tables against the Python oracle, entry for
+entry on tiny formations and one step of the rules at a time on big ones, and
+known answers from the rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import formation_cells, formation_index
+
+from solve2048 import reference
+from solve2048.reference_tables import backup, entry_ready, free_caps, solve
+from solve2048.tables import CHAIN, ENTRY, TableSpec
+from solve2048.tables_build import compute
+
+# Tiny formations the oracle solves in about a second each: (frozen, goal, shape).
+TINY = [(13, 3, 0), (13, 4, 0), (13, 5, 0), (12, 3, 0), (12, 4, 0), (11, 4, 0), (10, 3, 0),
+        (9, 3, 1), (9, 4, 1), (6, 4, 2), (5, 3, 3)]
+
+
+@pytest.mark.parametrize("frozen, goal, shape", TINY)
+def test_builder_matches_the_oracle_entry_for_entry(frozen, goal, shape):
+    built = compute(TableSpec(frozen, goal, shape), jobs=2)
+    assert built.tolist() == solve(frozen, goal, shape)
+
+
+def test_the_tiny_tables_hold_probabilities_strictly_between_0_and_1():
+    # So that the comparison above checks the arithmetic, not only 0s and 1s.
+    for frozen, goal, shape in [(12, 4, 0), (11, 4, 0), (9, 4, 1), (6, 4, CHAIN), (5, 3, ENTRY)]:
+        assert any(0 < entry >> 2 < 16383 for entry in solve(frozen, goal, shape))
+
+
+def test_two_threads_build_the_same_table_as_one():
+    spec = TableSpec(9, 5)
+    assert np.array_equal(compute(spec, jobs=1), compute(spec, jobs=2))
+
+
+def test_known_answers_from_the_rules():
+    # Frozen 13: the free cells are the bottom row's first three, the target is
+    # (3,2) beside the anchor (3,3). Two 2**(goal-1) slide right and merge on it.
+    goal = 4
+    table = compute(TableSpec(13, goal))
+    sure = formation_cells(13, goal, {12: 8, 13: 8})
+    entry = int(table[formation_index(13, goal, sure)])
+    assert entry >> 2 == 16383 and entry & 3 == 3          # right, probability 1
+    nothing_moves = formation_cells(13, goal, {})
+    assert int(table[formation_index(13, goal, nothing_moves)]) == 0   # no allowed move
+    # Goal 8 from 4 . 4: right merges the two 4s onto the target (probability
+    # 1); left would make the 8 on the wrong cell (0), so right is the move.
+    table = compute(TableSpec(13, 3))
+    entry = int(table[formation_index(13, 3, formation_cells(13, 3, {12: 4, 14: 4}))])
+    assert entry >> 2 == 16383 and entry & 3 == 3
+
+
+def test_a_chain_table_plays_for_a_ready_chain():
+    # Anchor 16 (the block's lower row is 64 32 16): the goal is 8 4 2 and a
+    # second 2 beside the last, along row 2 or down column 3.
+    a = 4
+    table = compute(TableSpec(6, a, CHAIN))
+    # Row 2 holds 8 4 2; up lifts the 2 of (3,3) onto (2,3) beside it.
+    along_row = formation_cells(6, a, {8: 8, 9: 4, 10: 2, 15: 2, 3: 2, 7: 4}, shape=CHAIN)
+    # Column 3 holds 8 4 . 2 and (2,2) a 2: up closes the gap, 2 beside 2.
+    down_column = formation_cells(6, a, {3: 8, 7: 4, 15: 2, 10: 2}, shape=CHAIN)
+    for cells in (along_row, down_column):
+        entry = int(table[formation_index(6, a, cells, CHAIN)])
+        assert entry >> 2 == 16383 and entry & 3 == 0, cells
+    # Two 2s in the corner under the block: left would merge them into a 4
+    # where only a 2 may stand, which breaks the formation; up keeps it.
+    corner = formation_cells(6, a, {12: 2, 13: 2}, shape=CHAIN)
+    entry = int(table[formation_index(6, a, corner, CHAIN)])
+    assert entry & 3 == 0 and entry >> 2 > 0
+
+
+def test_an_entry_table_plays_for_its_goal_with_a_ready_pair():
+    # Goal 16 on (1,2) (the block is 512 256 128 / 64 32): 16 there, and
+    # beside it two 8s side by side, one merge from 32 on (1,2).
+    g = 4
+    table = compute(TableSpec(5, g, ENTRY))
+    # 16 on (1,2), 8 on (0,3), and 4 4 lower in column 3: up merges them
+    # into the 8 on (1,3), beside both the 16 and the other 8.
+    sure = formation_cells(5, g, {6: 16, 3: 8, 11: 4, 15: 4}, shape=ENTRY)
+    entry = int(table[formation_index(5, g, sure, ENTRY)])
+    assert entry >> 2 == 16383 and entry & 3 == 0
+    assert entry_ready(reference.move(sure, "up")[0], g)
+
+
+@pytest.mark.parametrize("frozen, goal, shape", [(6, 6, CHAIN), (6, 7, CHAIN), (5, 4, ENTRY), (5, 5, ENTRY)])
+def test_big_tables_agree_with_the_rules_one_step_at_a_time(built_table, frozen, goal, shape):
+    # Too big for the oracle to solve whole (3.7, 27.6, 1.7 and 24 million entries):
+    # every entry must be what one step of the rules makes of the C
+    # table's own entries after each spawn, on random boards within the caps.
+    table = built_table(TableSpec(frozen, goal, shape))
+
+    def known(cells: list[int]) -> int:
+        return int(table[formation_index(frozen, goal, cells, shape)])
+
+    rng = np.random.default_rng(1)
+    strictly_between = 0
+    for _ in range(300):
+        fill = rng.uniform(0.2, 0.9)
+        free = {cell: 1 << int(rng.integers(1, cap + 1)) if rng.random() < fill else 0
+                for cell, cap in free_caps(frozen, goal, shape).items()}
+        cells = formation_cells(frozen, goal, free, shape)
+        entry = backup(frozen, goal, shape, cells, known)
+        assert entry == known(cells), cells
+        strictly_between += 0 < entry >> 2 < 16383
+    assert strictly_between > 50
+
+
+def test_a_block_counts_the_goal_on_either_target():
+    # 3x3 block, anchor (2,2) = 16: a 16 made right of it or below it is the goal.
+    goal = 4
+    table = compute(TableSpec(9, goal, 1))
+    right = formation_cells(9, goal, {3: 2, 7: 4, 11: 8, 15: 8}, shape=1)    # up merges onto (2,3)
+    below = formation_cells(9, goal, {12: 2, 13: 4, 14: 8, 15: 8}, shape=1)  # left merges onto (3,2)
+    for cells, direction in ((right, 0), (below, 2)):
+        entry = int(table[formation_index(9, goal, cells, shape=1)])
+        assert entry >> 2 == 16383 and entry & 3 == direction

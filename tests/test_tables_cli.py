@@ -1,0 +1,125 @@
+"""The commands and the tables: ``tables build`` and ``tables info``, and hint and
+batch with tables on disk (what they say, what they record, what they refuse)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from solve2048 import Board
+from solve2048.cli.main import cli
+from solve2048.tables import CHAIN, DEFAULT_MIN_PROBABILITY, ENTRY, TableSpec, load
+from solve2048.tables_build import build_all, compute, save
+
+
+def _run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def _json_of(result) -> dict:
+    # The JSON line of stdout (click before 8.2 mixes stderr's warnings into it).
+    return json.loads(next(line for line in result.stdout.splitlines() if line.startswith("{")))
+
+
+def test_tables_build_info_and_a_damaged_file(tmp_path):
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "entry-11:32", "--only", "block-7:32")
+    assert result.exit_code == 0, result.output
+    result = _run("tables", "info", "--dir", str(tmp_path), "--json")
+    status = {(t["shape"], t["free_cells"], t["goal"]): t["status"] for t in _json_of(result)["tables"]}
+    assert status[("entry", 11, 32)] == status[("block", 7, 32)] == "ok"
+    assert status[("entry", 11, 64)] == "missing"
+
+    damaged = tmp_path / TableSpec(9, 5, 1).filename
+    damaged.write_bytes(damaged.read_bytes()[:-2])
+    result = _run("tables", "info", "--dir", str(tmp_path))
+    assert "damaged" in result.output and "torn" in result.output
+    # A command that plays says so in one line, and searches instead.
+    board = "8 16 32 64 / 4 . . . / . . . . / . . . 2"
+    result = _run("hint", board, "-d", "1", "--tables-dir", str(tmp_path), "--json")
+    assert result.exit_code == 0
+    assert "warning" in result.output and "torn" in result.output
+    assert "endgame tables are missing" in result.output
+
+
+def test_tables_build_refuses_an_unknown_table(tmp_path):
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "9:4096")
+    assert result.exit_code == 2 and "no table '9:4096'" in result.output
+
+
+def test_optional_block_tables_are_built_on_request_and_then_used(tmp_path):
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "block-7:32")
+    assert result.exit_code == 0, result.output
+    rows = _json_of(_run("tables", "info", "--dir", str(tmp_path), "--json"))["tables"]
+    block = [t for t in rows if t["shape"] == "block"]
+    assert [(t["free_cells"], t["goal"], t["status"]) for t in block] == [(7, 32, "ok")]
+    assert {t["shape"] for t in rows if t["status"] == "missing"} == {"chain", "entry"}
+    text = _run("tables", "info", "--dir", str(tmp_path), "--no-verify").output
+    assert "block goal     32: ok" in text and "9 optional tables not built" in text
+    tables = load(tmp_path, min_probability=0.0).tables
+    assert tables.specs == [TableSpec(9, 5, 1)]
+    # A 3x3 block down to the anchor 32; left merges 16 16 onto the cell below it.
+    board = "2048 1024 512 . / 1024 512 256 . / 256 128 32 . / 2 4 16 16"
+    found = tables.probe(Board(board))
+    assert found is not None and found.spec == TableSpec(9, 5, 1)
+    assert found.probability == 1.0 and str(found.move) == "left"
+
+
+def test_an_entry_table_is_built_by_name_and_then_used(tmp_path):
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "entry-11:32")
+    assert result.exit_code == 0, result.output
+    rows = _json_of(_run("tables", "info", "--dir", str(tmp_path), "--json"))["tables"]
+    assert [(t["free_cells"], t["goal"], t["status"]) for t in rows if t["shape"] == "entry"] == [
+        (11, 32, "ok"), (11, 64, "missing"), (11, 128, "missing")]
+    assert "entry goal     32: ok" in _run("tables", "info", "--dir", str(tmp_path)).output
+    assert load(tmp_path).tables.specs == [TableSpec(5, 5, ENTRY)]
+
+
+def test_what_each_shape_plays_for():
+    assert TableSpec(8, 9).goal_text == "build 512"
+    assert TableSpec(6, 9, CHAIN).goal_text == "ready a chain to 512"
+    assert TableSpec(5, 7, ENTRY).goal_text == "build 128 in the chain block"
+
+
+def test_hint_json_says_when_a_table_chose_the_move(tmp_path):
+    spec = TableSpec(9, 5, 1)   # optional, so read from any directory that holds it
+    save(spec, compute(spec), tmp_path)
+    # A 3x3 block down to the anchor 32; left merges 16 16 onto the cell below
+    # it, for certain.
+    board = "2048 1024 512 . / 1024 512 256 . / 256 128 32 . / 2 4 16 16"
+    table = load(tmp_path, (spec,), min_probability=0.0).tables.probe(Board(board))
+    assert table is not None and table.probability == 1.0 and str(table.move) == "left"
+    result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path), "--json",
+                  "--table-min-prob", "0")
+    data = _json_of(result)
+    assert data["from_table"] is True and data["best"] == str(table.move)
+    assert data["table_probability"] == table.probability
+    result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path), "--json", "--no-tables")
+    data = _json_of(result)
+    assert data["from_table"] is False and data["table_probability"] is None
+
+
+def test_hint_says_what_an_entry_table_plays_for(tmp_path, built_table):
+    spec = TableSpec(5, 5, ENTRY)
+    save(spec, built_table(spec), tmp_path)
+    # Block 1024 512 256 / 128 64 (goal 32 on (1,2)); 32 there, 16 on (0,3),
+    # and 8 8 lower in column 3: up merges them into a 16 beside both.
+    board = "1024 512 256 16 / 128 64 32 . / . . . 8 / . . . 8"
+    result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "best move: up  (endgame table: 100.0% to build 32 in the chain block)" in result.output
+
+
+def test_batch_with_tables_records_them_and_refuses_to_mix(tmp_path):
+    tables_dir, out = tmp_path / "tables", tmp_path / "games.jsonl"
+    build_all(tables_dir, (TableSpec(5, 5, ENTRY), TableSpec(9, 5, 1), TableSpec(9, 6, 1)))
+    result = _run("batch", "-n", "4", "-d", "2", "-j", "1", "--tables-dir", str(tables_dir),
+                  "-o", str(out), "--json")
+    assert result.exit_code == 0, result.output
+    summary = _json_of(result)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert all(r["tables"] == DEFAULT_MIN_PROBABILITY for r in rows)
+    moves = sum(r["moves"] for r in rows)
+    assert summary["table_move_share"] == sum(r["table_moves"] for r in rows) / moves > 0
+    result = _run("batch", "-n", "4", "-d", "1", "--no-tables", "-o", str(out))
+    assert result.exit_code == 2 and "tables at 0.9" in result.output and "no tables" in result.output

@@ -1,0 +1,68 @@
+"""Games that use the tables: a table move exactly when the tables say so, games
+that repeat bit for bit, the search's heuristic beside the tables, and a batch
+whose workers lack them."""
+
+from __future__ import annotations
+
+import pytest
+
+from solve2048.engine import Weights
+from solve2048.selfplay import Game
+from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec, search_weights
+
+
+@pytest.fixture(scope="module")
+def small_tables(built_table) -> TableSet:
+    # Snakes, and the small chain and entry blocks that games at depth 1 reach
+    # when the search plays the tables' heuristic.
+    specs = ([TableSpec(8, g) for g in (5, 6, 7)] + [TableSpec(7, g) for g in (5, 6)]
+             + [TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY)])
+    return TableSet({s: built_table(s) for s in specs}, min_probability=0.5)
+
+
+def test_games_take_table_moves_exactly_when_the_tables_say_so(small_tables):
+    total = 0
+    for seed in range(3):
+        game = Game(seed, depth=1, tables=small_tables)
+        board, taken = game.board, 0
+        while not game.over:
+            for step in game.advance(512):
+                choice = small_tables.choose(board)
+                assert step.from_table == (choice is not None)
+                if choice is not None:
+                    assert step.move == choice.move and step.depth == 0
+                    taken += 1
+                board = step.board
+        assert game.result().table_moves == taken
+        total += taken
+    assert total > 0
+
+
+def test_games_with_tables_repeat_bit_for_bit(small_tables):
+    first = next(r for r in (Game(seed, depth=1, tables=small_tables).run() for seed in range(10))
+                 if r.table_moves > 0)
+    second = Game(first.seed, depth=1, tables=small_tables).run()
+    assert (first.score, first.moves, first.final_board, first.table_moves) == (
+        second.score, second.moves, second.final_board, second.table_moves)
+
+
+def test_the_search_beside_tables_plays_the_tables_heuristic(small_tables):
+    assert search_weights(small_tables) == Weights.for_tables()
+    assert search_weights(None) is None and search_weights(TableSet({})) is None
+    assert search_weights(small_tables, 1) is None       # greedy: the default weights
+    greedy = Game(4, depth=1, tables=small_tables).run()
+    greedy_default = Game(4, depth=1, tables=small_tables, weights=Weights()).run()
+    assert (greedy.moves, greedy.final_board) == (greedy_default.moves, greedy_default.final_board)
+    beside = Game(4, depth=2, tables=small_tables).run()
+    told = Game(4, depth=2, tables=small_tables, weights=Weights.for_tables()).run()
+    default = Game(4, depth=2, tables=small_tables, weights=Weights()).run()
+    assert (beside.moves, beside.final_board) == (told.moves, told.final_board)
+    assert (beside.moves, beside.final_board) != (default.moves, default.final_board)
+
+
+def test_a_batch_worker_without_the_tables_stops_the_batch(tmp_path):
+    from solve2048.batch import BatchError, Settings, play_seeds
+
+    settings = Settings(depth=1, tables_dir=str(tmp_path), tables_count=3)
+    with pytest.raises(BatchError, match="found 0 of the 3 endgame tables"):
+        play_seeds([0], settings)

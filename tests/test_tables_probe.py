@@ -1,0 +1,185 @@
+"""Table look-ups: the probe under every symmetry, which boards a formation
+covers, and which table answers when several could (thresholds per shape)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import formation_cells, formation_index
+
+from solve2048 import Board, reference
+from solve2048.reference_tables import PATH, chain_ready, entry_ready, free_caps
+from solve2048.tables import CHAIN, DEFAULT_MIN_BY_SHAPE, ENTRY, TableSet, TableSpec
+from solve2048.tables_build import compute
+
+
+def _symmetry(cells: list[int], s: int) -> list[int]:
+    grid = [cells[4 * r:4 * r + 4] for r in range(4)]
+    if s & 1:
+        grid = [row[::-1] for row in grid]
+    if s & 2:
+        grid = grid[::-1]
+    if s & 4:
+        grid = [list(col) for col in zip(*grid)]
+    return [v for row in grid for v in row]
+
+
+def _table_answer(table, frozen: int, goal: int, shape: int, cells: list[int]) -> list[int]:
+    """The board after the table's move on a board in the formation's own orientation."""
+    entry = int(table[formation_index(frozen, goal, cells, shape)])
+    return reference.move(cells, reference.DIRECTIONS[entry & 3])[0]
+
+
+@pytest.mark.parametrize("frozen, goal, shape", [(11, 4, 0), (9, 4, 1), (6, 3, 1), (6, 5, CHAIN), (5, 4, ENTRY)])
+def test_probe_agrees_with_the_table_under_all_eight_symmetries(frozen, goal, shape):
+    spec = TableSpec(frozen, goal, shape)
+    table = compute(spec)
+    tables = TableSet({spec: table}, min_probability=0.0)
+    rng = np.random.default_rng(7)
+    caps = free_caps(frozen, goal, shape)
+    checked = 0
+    for _ in range(200):
+        free = {cell: int(rng.choice([0, 0] + [1 << r for r in range(1, cap + 1)]))
+                for cell, cap in caps.items()}
+        cells = formation_cells(frozen, goal, free, shape)
+        entry = int(table[formation_index(frozen, goal, cells, shape)])
+        ready = {CHAIN: chain_ready, ENTRY: entry_ready}.get(shape)
+        if entry >> 2 == 0 or (ready and ready(cells, goal)):
+            continue   # no move worth playing, or the goal already made
+        answers = [_table_answer(table, frozen, goal, shape, cells)]
+        if (frozen, shape) == (9, 1):
+            # The 3x3 block is its own transpose: the board matches it twice,
+            # with equal probabilities, and either best move may be played.
+            transposed = _symmetry(cells, 4)
+            answers.append(_symmetry(_table_answer(table, frozen, goal, shape, transposed), 4))
+        for s in range(8):
+            image = _symmetry(cells, s)
+            found = tables.probe(Board.from_cells(image))
+            assert found is not None and found.spec == spec
+            assert found.probability == pytest.approx((entry >> 2) / 16383, abs=0)
+            moved, _ = reference.move(image, found.move.name.lower())
+            assert moved in [_symmetry(after, s) for after in answers]
+        checked += 1
+    assert checked > 50
+
+
+def test_a_board_outside_every_formation_is_not_covered():
+    spec = TableSpec(11, 4)
+    tables = TableSet({spec: compute(spec)}, min_probability=0.0)
+    # The same snake with a free tile as big as the anchor: not covered.
+    cells = formation_cells(11, 4, {PATH[12]: 16})
+    assert tables.probe(Board.from_cells(cells)) is None
+    # Two equal frozen neighbours could merge: not covered either.
+    cells = formation_cells(11, 4, {PATH[12]: 2})
+    cells[PATH[1]] = cells[PATH[0]]
+    assert tables.probe(Board.from_cells(cells)) is None
+
+
+def test_a_board_outside_the_block_is_not_covered():
+    spec = TableSpec(9, 4, 1)
+    tables = TableSet({spec: compute(spec)}, min_probability=0.0)
+    covered = formation_cells(9, 4, {15: 2, 14: 4}, shape=1)
+    assert tables.probe(Board.from_cells(covered)) is not None
+    big_free = formation_cells(9, 4, {15: 2, 14: 16}, shape=1)         # as big as the anchor
+    equal_neighbours = formation_cells(9, 4, {15: 2}, shape=1)
+    equal_neighbours[1] = equal_neighbours[0]
+    low_block_tile = formation_cells(9, 4, {15: 2}, shape=1)
+    low_block_tile[0] = 8                                      # below the anchor's 16
+    for cells in (big_free, equal_neighbours, low_block_tile):
+        assert tables.probe(Board.from_cells(cells)) is None, cells
+
+
+def test_a_chain_table_plays_the_smaller_anchors_within_their_caps(built_table):
+    # The anchor-64 table covers a block whose anchor is 32, with the free
+    # tiles within the caps of 32 (so none can merge into the block), and
+    # with no ready chain to 32 yet.
+    spec = TableSpec(6, 6, CHAIN)
+    tables = TableSet({spec: built_table(spec)}, min_probability=0.0)
+    covered = formation_cells(6, 5, {15: 2, 14: 4, 3: 16}, shape=CHAIN)
+    assert tables.probe(Board.from_cells(covered)).spec == spec
+    over_small_cap = formation_cells(6, 5, {15: 8, 3: 16}, shape=CHAIN)   # (3,3) may hold 4 below 32
+    ready_for_32 = formation_cells(6, 5, {8: 16, 9: 8, 10: 4, 11: 4}, shape=CHAIN)
+    for cells in (over_small_cap, ready_for_32):
+        assert tables.probe(Board.from_cells(cells)) is None, cells
+    # A bigger anchor than any table's: not covered.
+    assert TableSet({TableSpec(6, 5, CHAIN): built_table(TableSpec(6, 5, CHAIN))}, 0.0).probe(
+        Board.from_cells(formation_cells(6, 6, {15: 2}, shape=CHAIN))) is None
+
+
+def test_a_board_outside_the_chain_formation_is_not_covered():
+    spec = TableSpec(6, 5, CHAIN)   # block 1024 512 256 / 128 64 32: anchor 32
+    tables = TableSet({spec: compute(spec)}, min_probability=0.0)
+    covered = formation_cells(6, 5, {15: 2, 14: 4, 3: 16}, shape=CHAIN)
+    assert tables.probe(Board.from_cells(covered)) is not None
+    over_cap = formation_cells(6, 5, {15: 2, 7: 16}, shape=CHAIN)       # (1,3) may hold 8 at most
+    equal_neighbours = list(covered)
+    equal_neighbours[1] = equal_neighbours[0]
+    hole = list(covered)
+    hole[0] = 0
+    ready = formation_cells(6, 5, {8: 16, 9: 8, 10: 4, 11: 4}, shape=CHAIN)
+    for cells in (over_cap, equal_neighbours, hole, ready):
+        assert tables.probe(Board.from_cells(cells)) is None, cells
+
+
+def test_the_entry_table_covers_its_block_and_nothing_else(built_table):
+    spec = TableSpec(5, 4, ENTRY)   # block 512 256 128 / 64 32: goal 16 on (1,2)
+    tables = TableSet({spec: built_table(spec)}, min_probability=0.0)
+    covered = formation_cells(5, 4, {6: 4, 15: 2, 3: 8}, shape=ENTRY)
+    assert tables.probe(Board.from_cells(covered)).spec == spec
+    # A bigger block still plays for 16, the highest goal built.
+    bigger = list(covered)
+    bigger[:3], bigger[4:6] = [8192, 4096, 2048], [1024, 512]
+    assert tables.probe(Board.from_cells(bigger)).spec == spec
+    over_cap = formation_cells(5, 4, {6: 4, 12: 8}, shape=ENTRY)          # the bottom row holds 4 at most
+    rising = list(covered)
+    rising[4] = 16                                               # (1,0) below (1,1)
+    diagonal = list(covered)
+    diagonal[2] = diagonal[5] = 64                               # (0,2) equal to (1,1)
+    diagonal[0], diagonal[1], diagonal[4] = 1024, 512, 128
+    hole = list(covered)
+    hole[1] = 0
+    ready = formation_cells(5, 4, {6: 16, 7: 8, 3: 8}, shape=ENTRY)
+    for cells in (over_cap, rising, diagonal, hole, ready):
+        assert tables.probe(Board.from_cells(cells)) is None, cells
+
+
+def test_the_entry_table_one_goal_up_covers_free_tiles_over_the_caps(built_table):
+    # Block 256 128 64 / 32 16: goal 8 on (1,2), free tiles capped at 4 (2 on
+    # the bottom row). A free 8 beside the block is over that cap but below
+    # every frozen tile: the goal-16 table, with caps one rank higher, plays.
+    small, big = TableSpec(5, 3, ENTRY), TableSpec(5, 4, ENTRY)
+    both = TableSet({small: built_table(small), big: built_table(big)}, 0.0, {ENTRY: 0.0})
+    only_small = TableSet({small: built_table(small)}, 0.0, {ENTRY: 0.0})
+    over = Board.from_cells(formation_cells(5, 3, {3: 8, 15: 2}, shape=ENTRY))
+    assert only_small.probe(over) is None
+    assert both.probe(over).spec == big
+    within = Board.from_cells(formation_cells(5, 3, {3: 4, 15: 2}, shape=ENTRY))
+    assert both.probe(within).spec == small
+    # Not covered: 16 on the goal cell (it could merge into the block's 16),
+    # a free 16, an 8 on the bottom row.
+    for free in ({6: 16, 15: 2}, {3: 16}, {12: 8}):
+        assert both.probe(Board.from_cells(formation_cells(5, 3, free, shape=ENTRY))) is None, free
+
+
+def test_a_trusted_table_answer_comes_before_a_likelier_untrusted_one(built_table):
+    # One board in two formations: the entry block (goal 16 on (1,2)) and
+    # the chain block with anchor (1,2) = 16. Whichever threshold lets its
+    # shape through decides which answer the probe, and a game, takes.
+    entry_spec, chain_spec = TableSpec(5, 4, ENTRY), TableSpec(6, 4, CHAIN)
+    cells = formation_cells(5, 4, {6: 16, 15: 2}, shape=ENTRY)
+    tables = {entry_spec: built_table(entry_spec), chain_spec: built_table(chain_spec)}
+    answers = {}
+    for trusted in (ENTRY, CHAIN):
+        other = CHAIN if trusted == ENTRY else ENTRY
+        found = TableSet(tables, 0.0, {trusted: 0.0, other: 1.0}).probe(Board.from_cells(cells))
+        assert found is not None
+        answers[trusted] = found.spec.shape
+    assert answers == {ENTRY: ENTRY, CHAIN: CHAIN}
+
+
+def test_chain_and_entry_tables_keep_thresholds_of_their_own():
+    tables = TableSet({}, min_probability=0.5)
+    assert tables.min_by_shape == {0: 0.5, 1: 0.5, **DEFAULT_MIN_BY_SHAPE}
+    assert TableSet({}, 0.5, {}).min_by_shape == {0: 0.5, 1: 0.5, 2: 0.5, 3: 0.5}
+    with pytest.raises(ValueError):
+        TableSet({}, 0.5, {CHAIN: 1.5})
