@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, LEGACY_PRUNE, Prune, Weights, check_prune, check_tt_mb
 from solve2048.errors import InvalidArgumentError, Solve2048Error
@@ -36,6 +37,9 @@ MAX_CHUNK = 1024
 # CONNECT_SECONDS plus a little.
 CONNECT_SECONDS = 10
 CONNECT_GRACE = 2
+# What a results line records of its settings, as settings_of reads it: the
+# depth as text, prune, tt_mb, the tables' threshold (None: off) and time_ms.
+ResultsKey = tuple[str, Prune, float, float | None, float | None]
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,7 @@ class Settings:
                    tables_count=len(tables) if tables is not None else 0, weights=search.weights)
 
     @property
-    def results_key(self) -> tuple:
+    def results_key(self) -> ResultsKey:
         """What ``settings_of`` reads from the lines these settings write."""
         return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms)
 
@@ -102,7 +106,7 @@ class BatchError(Solve2048Error, RuntimeError):
     """The batch could not go on (a worker died, the cluster failed)."""
 
 
-def game_row(result: GameResult, settings: Settings | None = None) -> dict:
+def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, Any]:
     """One line of a results file."""
     settings = settings or Settings(depth=result.depth)
     return {
@@ -126,7 +130,7 @@ def _batch_settings(settings: Settings | SearchSettings) -> Settings:
     return Settings.of(settings) if isinstance(settings, SearchSettings) else settings
 
 
-def settings_of(row: dict) -> tuple:
+def settings_of(row: dict[str, Any]) -> ResultsKey:
     """The settings a results line was played with (lines without prune, tt_mb,
     tables or time_ms were played with the defaults of their time: prune 1e-4,
     no tables, no time limit)."""
@@ -134,7 +138,7 @@ def settings_of(row: dict) -> tuple:
             row.get("tables"), row.get("time_ms"))
 
 
-def play_seeds(seeds: list[int], settings: Settings) -> list[dict]:
+def play_seeds(seeds: list[int], settings: Settings) -> list[dict[str, Any]]:
     """Plays one game per seed; the unit of work sent to a worker."""
     search = settings.search_settings(_worker_tables(settings))
     return [game_row(play_game(seed, search), settings) for seed in seeds]
@@ -175,7 +179,7 @@ class _ChunkPlanner:
         self.games = 0
         self.seconds = 0.0
 
-    def record(self, rows: list[dict]) -> None:
+    def record(self, rows: list[dict[str, Any]]) -> None:
         self.games += len(rows)
         self.seconds += sum(r["seconds"] for r in rows)
 
@@ -190,7 +194,7 @@ class _ChunkPlanner:
 
 
 def run_local(seeds: Iterable[int], settings: Settings | SearchSettings, jobs: int,
-              on_rows: Callable[[list[dict]], None]) -> None:
+              on_rows: Callable[[list[dict[str, Any]]], None]) -> None:
     """Plays the seeds on ``jobs`` local worker processes; calls ``on_rows`` with
     each finished chunk, in the parent, as soon as it is back."""
     settings = _batch_settings(settings)
@@ -199,7 +203,7 @@ def run_local(seeds: Iterable[int], settings: Settings | SearchSettings, jobs: i
     planner = _ChunkPlanner(seeds)
     executor = cf.ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint,
                                       mp_context=_worker_context())
-    in_flight: set[cf.Future] = set()
+    in_flight: set[cf.Future[list[dict[str, Any]]]] = set()
     try:
         while planner.pending or in_flight:
             while planner.pending and len(in_flight) < 2 * jobs:
@@ -280,11 +284,14 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
-def _connect(client_class, address: str):
+_Client = TypeVar("_Client")
+
+
+def _connect(client_class: Callable[..., _Client], address: str) -> _Client:
     """A Dask client connected to ``address``, or BatchError within
     CONNECT_SECONDS + CONNECT_GRACE. Connecting runs in a daemon thread, so that
     a scheduler that never answers is left behind instead of waited on."""
-    outcome: dict = {}
+    outcome: dict[str, Any] = {}
 
     def attempt() -> None:
         try:
@@ -296,7 +303,8 @@ def _connect(client_class, address: str):
     thread.start()
     thread.join(CONNECT_SECONDS + CONNECT_GRACE)
     if "client" in outcome:
-        return outcome["client"]
+        client: _Client = outcome["client"]
+        return client
     if thread.is_alive():
         reason = f"no answer in {CONNECT_SECONDS + CONNECT_GRACE} s (is it a Dask scheduler?)"
     else:
@@ -305,7 +313,7 @@ def _connect(client_class, address: str):
 
 
 def run_cluster(seeds: Iterable[int], settings: Settings | SearchSettings, address: str,
-                on_rows: Callable[[list[dict]], None]) -> None:
+                on_rows: Callable[[list[dict[str, Any]]], None]) -> None:
     """Plays the seeds on an existing Dask distributed cluster at ``address``.
     Workers must have solve2048 installed. Needs the ``cluster`` extra."""
     settings = _batch_settings(settings)

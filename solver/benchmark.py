@@ -10,6 +10,7 @@ import statistics
 import time
 from collections.abc import Callable
 from importlib import resources
+from typing import Any
 
 from solve2048.board import Board
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, Prune, Searcher
@@ -23,7 +24,7 @@ def load_positions() -> list[Board]:
 
 
 def run_bench(depth: int, prune: Prune = DEFAULT_PRUNE, tt_mb: float = DEFAULT_TT_MB,
-              on_position: Callable[[int, int, float], None] | None = None) -> dict:
+              on_position: Callable[[int, int, float], None] | None = None) -> dict[str, Any]:
     """Searches every position at ``depth`` with a cleared table; returns the
     figures. ``on_position(done, total, seconds)`` is called after each one."""
     positions = load_positions()

@@ -108,7 +108,7 @@ def _cells_from_json(stripped: str, text: str) -> list[object]:
     return list(data)
 
 
-def _check_grid(rows: list[list], text: str) -> None:
+def _check_grid(rows: Sequence[Sequence[object]], text: str) -> None:
     """Raises unless there are 4 rows of 4 cells."""
     if len(rows) != 4:
         raise InvalidBoardError(f"expected 4 rows, got {len(rows)} in {_quote(text)}")

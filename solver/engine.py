@@ -12,12 +12,16 @@ import threading
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, NamedTuple
 
-from solve2048._engine import ffi, lib
+# Re-exported: the other modules take ffi and lib from here, so that
+# s2048_init below has run before their first C call.
+from solve2048._engine import ffi as ffi
+from solve2048._engine import lib as lib
 from solve2048.errors import InvalidArgumentError, OutOfMemoryError, Solve2048Error
 from solve2048.moves import Move
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
 
 lib.s2048_init()
 
@@ -117,7 +121,7 @@ def count_empty(board: Bitboard) -> int:
     return int(lib.s2048_count_empty(board))
 
 
-def move_batch(boards: np.ndarray, direction: int | str) -> tuple[np.ndarray, np.ndarray]:
+def move_batch(boards: npt.ArrayLike, direction: int | str) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint32]]:
     """Moves every board of a uint64 array in one C call: (boards, gains as uint32).
 
     Raises TileOverflowError if any board's move would merge two 32768 tiles.
@@ -327,7 +331,7 @@ _local = threading.local()
 def thread_searcher(tt_mb: float = DEFAULT_TT_MB) -> Searcher:
     """Returns this thread's searcher with a table of tt_mb, made on first use
     (one per size, so that a size asked for once does not evict the default)."""
-    searchers = getattr(_local, "searchers", None)
+    searchers: dict[float, Searcher] | None = getattr(_local, "searchers", None)
     if searchers is None:
         searchers = _local.searchers = {}
     if tt_mb not in searchers:

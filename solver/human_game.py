@@ -9,6 +9,7 @@ generator of solve2048.rng, whose state is saved with the game
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from solve2048.board import WIN_TILE, Board, InvalidBoardError, TileOverflowError
 from solve2048.errors import InvalidArgumentError
@@ -104,7 +105,7 @@ class HumanGame:
 
     # ---- saving ------------------------------------------------------------------
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "version": SAVE_VERSION,
             "seed": self.seed,

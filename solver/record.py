@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, Any
 
 from solve2048 import reference
 from solve2048.board import WIN_TILE
@@ -40,7 +40,7 @@ from solve2048.engine import MAX_DEPTH
 from solve2048.errors import Solve2048Error
 from solve2048.rng import MAX_SEED, Rng
 from solve2048.selfplay import Step
-from solve2048.settings import check_depth
+from solve2048.settings import Depth, check_depth
 
 REASONS = ("game_over", "stopped_at_win", "interrupted")
 
@@ -66,7 +66,7 @@ class RecordWriter:
     def __init__(self, stream: IO[str]) -> None:
         self._stream = stream
 
-    def _write(self, obj: dict) -> None:
+    def _write(self, obj: dict[str, Any]) -> None:
         self._stream.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
 
     def start(self, seed: int | None, depth: int | str, cells: Iterable[int]) -> None:
@@ -116,7 +116,7 @@ class SpawnMismatch:
         where = "start board" if self.move == 0 else f"move {self.move:,}"
         return f"{where}: {_tiles_text(self.record)}, the generator gives {_tiles_text(self.generator)}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "move": self.move,
                 "record": [{"cell": c, "value": v} for c, v in self.record],
                 "generator": [{"cell": c, "value": v} for c, v in self.generator]}
@@ -184,7 +184,7 @@ def _int(value: object, line: int, what: str) -> int:
     return value
 
 
-def _parse_line(text: str, line: int) -> dict:
+def _parse_line(text: str, line: int) -> dict[str, Any]:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as error:
@@ -198,7 +198,7 @@ def _parse_line(text: str, line: int) -> dict:
     return obj
 
 
-def _start_board(obj: dict, line: int) -> list[int]:
+def _start_board(obj: dict[str, Any], line: int) -> list[int]:
     cells = obj.get("board")
     if not isinstance(cells, list) or len(cells) != 16:
         raise RecordError(line, "start board must be a list of 16 tile values")
@@ -209,7 +209,7 @@ def _start_board(obj: dict, line: int) -> list[int]:
     return cells
 
 
-def _seed(obj: dict, line: int) -> int | None:
+def _seed(obj: dict[str, Any], line: int) -> int | None:
     seed = obj.get("seed")
     if seed is None:  # left out or null: a game not dealt by the generator
         return None
@@ -218,8 +218,8 @@ def _seed(obj: dict, line: int) -> int | None:
     return seed
 
 
-def _depth(obj: dict, line: int) -> int | str | None:
-    depth = obj.get("depth")
+def _depth(obj: dict[str, Any], line: int) -> int | str | None:
+    depth: Depth | None = obj.get("depth")
     if depth is None:  # a person's game was not searched
         return None
     try:
@@ -287,7 +287,7 @@ def replay(lines: Iterable[str]) -> Replay:
                   follows, mismatch)
 
 
-def _apply_move(cells: list[int], obj: dict, line: int, n: int) -> tuple[list[int], int]:
+def _apply_move(cells: list[int], obj: dict[str, Any], line: int, n: int) -> tuple[list[int], int]:
     direction = obj.get("dir")
     if direction not in reference.DIRECTIONS:
         raise RecordError(line, f"move {n}: dir must be up, down, left or right, got {_show(direction)}")
@@ -313,7 +313,7 @@ def _spawn(cells: list[int], spawn: object, line: int, n: int) -> tuple[int, int
     return cell, value
 
 
-def _check_end(obj: dict, line: int, score: int, max_tile: int, moves: int, won: bool) -> None:
+def _check_end(obj: dict[str, Any], line: int, score: int, max_tile: int, moves: int, won: bool) -> None:
     expected = {"score": score, "max_tile": max_tile, "moves": moves, "won": won}
     for key, value in expected.items():
         # The same type too: a score of 71156.0 or a "won" of 1 is not what play writes.

@@ -36,7 +36,9 @@ def rank_power(rank: int, p: float) -> float:
         if twice - 2.0 * math.floor(p) == 1.0:
             r *= math.sqrt(rank)
         return r
-    return float(rank) ** p
+    # float ** float is typed Any (a negative base gives a complex); rank >= 0 here.
+    power: float = float(rank) ** p
+    return power
 
 
 def _chain_tile(rank: int) -> float:
@@ -103,8 +105,8 @@ def heuristic(cells: Sequence[int], w: Weights = Weights()) -> float:
     """The values of rows 0..3 (left to right) and columns 0..3 (top to bottom),
     added as ((r0 + r1) + (r2 + r3)) + ((c0 + c1) + (c2 + c3)), as in C."""
     ranks = [_rank(v) for v in cells]
-    r = [row_value(tuple(ranks[4 * i : 4 * i + 4]), w) for i in range(4)]  # type: ignore[arg-type]
-    c = [row_value(tuple(ranks[i::4]), w) for i in range(4)]  # type: ignore[arg-type]
+    r = [row_value(tuple(ranks[4 * i : 4 * i + 4]), w) for i in range(4)]
+    c = [row_value(tuple(ranks[i::4]), w) for i in range(4)]
     return ((r[0] + r[1]) + (r[2] + r[3])) + ((c[0] + c[1]) + (c[2] + c[3]))
 
 

@@ -145,7 +145,8 @@ def backup(frozen: int, goal: int, shape: int, cells: list[int],
     return _solver(frozen, goal, shape, known)(tuple(cells[c] for c in cell_order(shape, frozen)[1]))
 
 
-def _solver(frozen: int, goal: int, shape: int, known: Callable[[list[int]], int] | None = None):
+def _solver(frozen: int, goal: int, shape: int,
+            known: Callable[[list[int]], int] | None = None) -> Callable[[tuple[int, ...]], int]:
     """The entry of an arrangement of free tiles (a tuple, in free-cell order),
     memoised; the entries after a spawn are solved the same way, or read from
     ``known`` (given the whole board)."""

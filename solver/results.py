@@ -15,7 +15,7 @@ import math
 import os
 import stat
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, Any
 
 from solve2048.engine import MAX_DEPTH, check_prune
 from solve2048.errors import InvalidArgumentError, Solve2048Error
@@ -44,7 +44,7 @@ class ResultsFileError(Solve2048Error, ValueError):
 
 @dataclass
 class LoadedResults:
-    rows: list[dict]
+    rows: list[dict[str, Any]]
     repaired: str | None  # a warning when a torn last line was removed
 
 
@@ -64,7 +64,7 @@ class LoadedResults:
 # * 2048 cannot appear before move 2048/4 - 2 = 510.
 
 
-def _whole(row: dict, key: str, low: int = 0, high: int | None = None) -> int:
+def _whole(row: dict[str, Any], key: str, low: int = 0, high: int | None = None) -> int:
     value = row.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidArgumentError(f"{key} {value!r} is not a whole number" if key in row else f"{key} is missing")
@@ -74,7 +74,7 @@ def _whole(row: dict, key: str, low: int = 0, high: int | None = None) -> int:
     return value
 
 
-def _real(row: dict, key: str, low: float, high: float | None = None) -> float:
+def _real(row: dict[str, Any], key: str, low: float, high: float | None = None) -> float:
     value = row.get(key)
     if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
             or value < low or (high is not None and value > high)):
@@ -99,7 +99,7 @@ def score_bounds(max_tile_exponent: int, moves: int) -> tuple[int, int]:
     return max(0, (k - 2) << k), max(0, (k - 1) * tile_sum)
 
 
-def _check_score_and_moves(row: dict) -> None:
+def _check_score_and_moves(row: dict[str, Any]) -> None:
     max_tile = _whole(row, "max_tile")
     k = _exponent(max_tile)
     moves = _whole(row, "moves")
@@ -118,7 +118,7 @@ def _check_score_and_moves(row: dict) -> None:
                          f"moves whose largest tile is {max_tile:,} can score")
 
 
-def _check_win(row: dict) -> None:
+def _check_win(row: dict[str, Any]) -> None:
     reached = row["max_tile"] >= WIN_TILE
     won, won_at = row.get("won"), row.get("won_at_move")
     if won is not None:
@@ -134,7 +134,7 @@ def _check_win(row: dict) -> None:
         _whole(row, "won_at_move", WIN_TILE // SPAWN_MAX - START_TILES, row["moves"])
 
 
-def _check_settings(row: dict) -> None:
+def _check_settings(row: dict[str, Any]) -> None:
     if row.get("depth") is not None:
         try:
             check_depth(row["depth"])
@@ -155,7 +155,7 @@ def _check_settings(row: dict) -> None:
         _real(row, "time_ms", 0, MAX_TIME_MS)
 
 
-def check_game(row: object) -> dict:
+def check_game(row: object) -> dict[str, Any]:
     """Returns ``row`` if it is a game result the rules allow, else raises
     ValueError naming the first field that is wrong. Fields older lines lack
     (won, won_at_move, prune, tt_mb, tables, table_moves, depth, time_ms) may be absent."""
@@ -203,18 +203,18 @@ class _Reader:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.rows: list[dict] = []
+        self.rows: list[dict[str, Any]] = []
         self.seed_lines: dict[int, int] = {}
 
     def add(self, number: int, row: object) -> None:
         try:
-            check_game(row)
+            game = check_game(row)
         except ValueError as error:
             raise ResultsFileError(f"{self.path}: line {number} is not a game result: {error}") from None
-        first = self.seed_lines.setdefault(row["seed"], number)
+        first = self.seed_lines.setdefault(game["seed"], number)
         if first != number:
-            raise ResultsFileError(f"{self.path}: line {number} repeats seed {row['seed']} of line {first}")
-        self.rows.append(row)
+            raise ResultsFileError(f"{self.path}: line {number} repeats seed {game['seed']} of line {first}")
+        self.rows.append(game)
 
     def add_raw(self, number: int, raw: bytes) -> None:
         try:
@@ -277,7 +277,7 @@ def load(path: str, repair: bool = True) -> LoadedResults:
     return LoadedResults(reader.rows, warning)
 
 
-def append_row(stream: IO[str], row: dict) -> None:
+def append_row(stream: IO[str], row: dict[str, Any]) -> None:
     """Writes one finished game and flushes it to the operating system."""
     stream.write(json.dumps({k: row.get(k) for k in FIELDS}) + "\n")
     stream.flush()

@@ -32,11 +32,11 @@ class Analysis:
         """Every direction, best first, illegal ones last (in up/down/left/right order)."""
         legal = sorted(
             ((m, v) for m, v in self.values.items() if v is not None),
-            key=lambda item: (-item[1], item[0]),  # type: ignore[operator]
+            key=lambda item: (-item[1], item[0]),
         )
         return legal + [(m, v) for m, v in self.values.items() if v is None]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The stable JSON shape of ``solve2048 hint --json``."""
         return {
             "board": list(self.board.cells),

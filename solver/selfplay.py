@@ -60,7 +60,7 @@ class GameResult:
     def moves_per_second(self) -> float:
         return self.moves / self.seconds if self.seconds > 0 else 0.0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The stable JSON shape of ``solve2048 play --json``."""
         return {
             "seed": self.seed,
@@ -161,7 +161,7 @@ class Game:
         return [self._step(self._buffer[i]) for i in range(played)]
 
     @staticmethod
-    def _step(raw) -> Step:
+    def _step(raw: Any) -> Step:  # an s2048_step (cffi cdata)
         return Step(Move(raw.dir), raw.gain, raw.spawn_cell, raw.spawn_value,
                     Board.from_int(raw.board), raw.depth, bool(raw.from_table))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 FIRST_REACH_TILE = 2048
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -27,7 +28,7 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
-def reach_tiles(rows: Sequence[dict]) -> list[int]:
+def reach_tiles(rows: Sequence[dict[str, Any]]) -> list[int]:
     """2048, 4096, ... up to the largest tile any game reached (at least 2048)."""
     top = max([FIRST_REACH_TILE] + [int(r["max_tile"]) for r in rows])
     tiles = []
@@ -50,17 +51,17 @@ def seed_ranges(seeds: Iterable[int]) -> list[list[int]]:
     return ranges
 
 
-def _depth_order(depth: object) -> tuple:
+def _depth_order(depth: object) -> tuple[int, int, str]:
     # Numbers in order, then 'auto' (or anything else) by name.
     return (0, depth, "") if isinstance(depth, int) else (1, 0, str(depth))
 
 
-def depths_of(rows: Sequence[dict]) -> list:
+def depths_of(rows: Sequence[dict[str, Any]]) -> list[int | str]:
     """The distinct depths the rows record, numbers first, then 'auto'."""
     return sorted({r["depth"] for r in rows if r.get("depth") is not None}, key=_depth_order)
 
 
-def summarize(rows: Sequence[dict], depth: object = None, seed: object = None) -> dict:
+def summarize(rows: Sequence[dict[str, Any]], depth: object = None, seed: object = None) -> dict[str, Any]:
     """The stable summary of ``solve2048 batch --json`` and ``stats --json``.
 
     It describes the games it is given: ``seeds`` lists their seeds as sorted
@@ -110,7 +111,7 @@ def normal_two_sided_p(z: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def compare(a: Sequence[dict], b: Sequence[dict]) -> dict:
+def compare(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """B minus A: the difference of mean scores (Welch's z) and of each reach rate
     (two-proportion z test), with two-sided p-values; significant means p < 0.05."""
     sa, sb = summarize(a), summarize(b)

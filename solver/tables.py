@@ -28,11 +28,19 @@ import struct
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from solve2048.board import Board
 from solve2048.engine import Weights, ffi, lib
 from solve2048.errors import InvalidArgumentError, OutOfMemoryError, Solve2048Error
 from solve2048.moves import Move
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    # A table's entries, in memory or memory-mapped from its file.
+    Entries = npt.NDArray[np.uint16]
 
 MAGIC = b"S2048EGT"
 VERSION = 1
@@ -166,7 +174,7 @@ def header_bytes(spec: TableSpec, checksum: int) -> bytes:
     return head.ljust(HEADER_SIZE, b"\0")
 
 
-def checksum(entries) -> int:
+def checksum(entries: Entries) -> int:
     """The checksum of a uint16 array of entries (computed in C)."""
     return int(lib.s2048_table_checksum(ffi.cast("const uint16_t *", entries.ctypes.data), entries.size))
 
@@ -197,7 +205,7 @@ def remember_checked(path: Path, checksum: int) -> None:
     _remember_checked(path, _stamp_of(path.stat(), checksum))
 
 
-def open_table(path: Path, spec: TableSpec, verify: bool = True, recheck: bool = False):
+def open_table(path: Path, spec: TableSpec, verify: bool = True, recheck: bool = False) -> Entries:
     """The entries of a finished table file, memory-mapped read-only; raises TableError.
 
     With ``verify`` the checksum is checked in full the first time, then a stamp
@@ -246,7 +254,7 @@ class TableMove:
 class TableSet:
     """Loaded tables, ready for ``probe`` and for the C game loop (``handle``)."""
 
-    def __init__(self, tables: dict[TableSpec, object],
+    def __init__(self, tables: dict[TableSpec, Entries],
                  min_probability: float = DEFAULT_MIN_PROBABILITY,
                  min_by_shape: dict[int, float] | None = None,
                  directory: Path | None = None) -> None:
@@ -326,7 +334,7 @@ class TableFile:
 
     spec: TableSpec
     path: Path
-    entries: object | None   # memory-mapped, when the file is sound
+    entries: Entries | None  # memory-mapped, when the file is sound
     problem: str | None      # why it is not; None when sound or absent
 
     @property
@@ -357,7 +365,7 @@ def load(directory: Path | None = None, specs: tuple[TableSpec, ...] | None = No
     out, never used."""
     directory = default_dir() if directory is None else Path(directory)
     files = scan(directory, installed_specs(directory) if specs is None else specs, verify)
-    return Installed(TableSet({f.spec: f.entries for f in files if f.status == "ok"}, min_probability,
+    return Installed(TableSet({f.spec: f.entries for f in files if f.entries is not None}, min_probability,
                               directory=directory),
-                     [f.problem for f in files if f.status == "damaged"],
+                     [f.problem for f in files if f.entries is None and f.problem],  # the damaged
                      [f.spec for f in files if f.status == "missing"])

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from solve2048.engine import ffi, lib
 from solve2048.errors import InvalidArgumentError
@@ -30,6 +31,9 @@ from solve2048.tables import (
     open_table,
     remember_checked,
 )
+
+if TYPE_CHECKING:
+    from solve2048.tables import Entries
 
 # progress(spec, entries done, entries in the table)
 Progress = Callable[[TableSpec, int, int], None]
@@ -44,7 +48,7 @@ class BuildReport:
     size_bytes: int
 
 
-def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None):
+def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None) -> Entries:
     """The table's entries as a numpy uint16 array (all of it in memory)."""
     import numpy as np
 
@@ -71,7 +75,7 @@ def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None):
     return entries
 
 
-def save(spec: TableSpec, entries, directory: Path) -> Path:
+def save(spec: TableSpec, entries: Entries, directory: Path) -> Path:
     """Writes the table to ``directory`` atomically; returns its path."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / spec.filename
@@ -80,7 +84,7 @@ def save(spec: TableSpec, entries, directory: Path) -> Path:
     with partial.open("wb") as f:
         f.write(header_bytes(spec, total))
         # Straight from the array's memory: a copy would double the peak RAM.
-        f.write(memoryview(entries.astype("<u2", copy=False)))
+        f.write(entries.astype("<u2", copy=False).data)
         f.flush()
         os.fsync(f.fileno())
     os.replace(partial, path)
