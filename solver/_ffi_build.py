@@ -2,20 +2,46 @@
 
 Run by setuptools through ``cffi_modules`` in setup.py; never imported at run time.
 The cdef is read from the one public header, csrc/api.h, between its CDEF markers,
-and the C sources in csrc/ are compiled straight into the extension.
+and the C sources in csrc/ are compiled straight into the extension, with
+``-Wall -Wextra`` (except on win32).
+
+Warnings are errors only when SOLVE2048_WERROR=1 (CI sets it), and then only in
+our own sources: before the extension is built, each of them is compiled on its
+own with ``-Werror`` (``check_sources``), and the build stops when one warns.
+The extension itself never gets ``-Werror``, because cffi compiles its
+generated wrapper (and Python's headers) in the same extension, and a warning
+there, from a newer cffi or compiler, is not ours to fix. A user's build never
+fails on a warning. ``python solver/_ffi_build.py --check`` runs the same check
+alone.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
+import subprocess
 import sys
+import sysconfig
+import tempfile
 from pathlib import Path
 
 from cffi import FFI
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
-SOURCES = ["moves.c", "rules.c", "evaluate.c", "tt.c", "search.c", "formations.c", "tables_build.c", "tables_probe.c", "rng.c", "selfplay.c"]
+SOURCES = [
+    "moves.c",         # the row move tables
+    "rules.c",         # the rules API over them
+    "evaluate.c",      # the heuristic row table
+    "tt.c",            # the transposition table
+    "search.c",        # expectimax
+    "formations.c",    # the endgame tables' formations
+    "tables_build.c",  # building an endgame table
+    "tables_probe.c",  # looking a board up in the endgame tables
+    "rng.c",           # the game's generator and spawn
+    "selfplay.c",      # the loop that plays whole games
+]
+WERROR_VARIABLE = "SOLVE2048_WERROR"
 
 
 def read_cdef(header: Path) -> str:
@@ -32,7 +58,46 @@ def compile_args() -> list[str]:
     # target has FMA, e.g. on aarch64).
     if sys.platform == "win32":
         return ["/O2", "/fp:precise"]
-    return ["-O3", "-ffp-contract=off", "-fno-fast-math"]
+    return ["-O3", "-ffp-contract=off", "-fno-fast-math", "-Wall", "-Wextra"]
+
+
+def werror_requested() -> bool:
+    """Whether this build treats warnings in our sources as errors (CI only)."""
+    return os.environ.get(WERROR_VARIABLE) == "1" and sys.platform != "win32"
+
+
+def c_compiler() -> list[str]:
+    """The compiler setuptools would use: $CC, else the one Python was built with."""
+    return shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+
+
+def check_sources() -> str:
+    """Compiles each of our C sources to an object in a temporary folder, with
+    the extension's flags and -Werror. Returns the compiler's messages of the
+    sources that failed, "" when every one compiles clean.
+
+    Objects, not -fsyntax-only: some warnings (-Wmaybe-uninitialized,
+    -Warray-bounds) come from the optimiser, so they need the real -O3 compile.
+    """
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="solve2048-check-") as tmp:
+        for name in SOURCES:
+            command = [*c_compiler(), *compile_args(), "-Werror", "-I", str(CSRC),
+                       "-c", str(CSRC / name), "-o", str(Path(tmp) / (name + ".o"))]
+            done = subprocess.run(command, capture_output=True, text=True)
+            if done.returncode != 0:
+                failures.append(f"{name}:\n{done.stdout}{done.stderr}")
+    return "\n".join(failures)
+
+
+def require_clean_sources() -> None:
+    """Stops the build when SOLVE2048_WERROR=1 and one of our sources warns."""
+    if not werror_requested():
+        return
+    messages = check_sources()
+    if messages:
+        raise SystemExit(f"solve2048 build: {WERROR_VARIABLE}=1 and csrc/ does not compile "
+                         f"clean with -Werror:\n{messages}")
 
 
 def relative(path: Path) -> str:
@@ -40,16 +105,44 @@ def relative(path: Path) -> str:
     return os.path.relpath(path, os.getcwd())
 
 
-ffibuilder = FFI()
-ffibuilder.cdef(read_cdef(CSRC / "api.h"))
-ffibuilder.set_source(
-    "solve2048._engine",
-    '#include "api.h"',
-    sources=[relative(CSRC / name) for name in SOURCES],
-    include_dirs=[relative(CSRC)],
-    extra_compile_args=compile_args(),
-    libraries=[] if sys.platform == "win32" else ["m"],
-)
+def make_builder() -> FFI:
+    builder = FFI()
+    builder.cdef(read_cdef(CSRC / "api.h"))
+    builder.set_source(
+        "solve2048._engine",
+        '#include "api.h"',
+        sources=[relative(CSRC / name) for name in SOURCES],
+        include_dirs=[relative(CSRC)],
+        extra_compile_args=compile_args(),
+        libraries=[] if sys.platform == "win32" else ["m"],
+    )
+    return builder
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--check"]:
+        if sys.platform == "win32":
+            print("solve2048 check: needs a gcc-style compiler, not available on win32",
+                  file=sys.stderr)
+            return 2
+        messages = check_sources()
+        if messages:
+            print(messages, file=sys.stderr)
+            return 1
+        print(f"csrc: {len(SOURCES)} sources compile clean with -Wall -Wextra -Werror")
+        return 0
+    if argv:
+        print("usage: python solver/_ffi_build.py [--check]", file=sys.stderr)
+        return 2
+    require_clean_sources()
+    make_builder().compile(verbose=True)
+    return 0
+
 
 if __name__ == "__main__":
-    ffibuilder.compile(verbose=True)
+    sys.exit(main(sys.argv[1:]))
+else:
+    # setuptools (cffi_modules = "solver/_ffi_build.py:ffibuilder" in setup.py)
+    # runs this file under another name and takes ffibuilder.
+    require_clean_sources()
+    ffibuilder = make_builder()
