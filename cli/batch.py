@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from typing import Any
 
 import click
 
@@ -13,6 +14,7 @@ from solve2048 import stats
 from solve2048.batch import (
     ADDRESS_FORMS,
     BatchError,
+    ResultsKey,
     Settings,
     check_address,
     default_jobs,
@@ -40,7 +42,7 @@ class Progress:
         self.start = time.perf_counter()
         self.enabled = sys.stderr.isatty() and total > 0
 
-    def add(self, rows: list[dict]) -> None:
+    def add(self, rows: list[dict[str, Any]]) -> None:
         self.done += len(rows)
         self.score_sum += sum(r["score"] for r in rows)
         if not self.enabled:
@@ -66,14 +68,14 @@ def _clock(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds // 60 % 60:02d}m" if seconds >= 3600 else f"{seconds // 60}m{seconds % 60:02d}s"
 
 
-def _settings_text(settings: tuple) -> str:
+def _settings_text(settings: ResultsKey) -> str:
     depth, prune, tt_mb, tables, time_ms = settings
     tables_text = "no tables" if tables is None else f"tables at {tables}"
     time_text = "" if time_ms is None else f", {time_ms:g} ms per move"
     return f"depth {depth}, prune {prune}, tt-mb {tt_mb}, {tables_text}{time_text}"
 
 
-def _scheduler_callback(ctx, param, value: str | None) -> str | None:
+def _scheduler_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     # Checked before anything starts: Dask itself fails on a malformed address
     # with a traceback, or waits on a port that never answers.
     if value is None:
@@ -105,7 +107,8 @@ class WriteFailed(Exception):
               help=f"Run on a Dask distributed cluster at {ADDRESS_FORMS}, e.g. tcp://10.0.0.5:8786 "
                    "(needs the cluster extra).")
 @settings_options
-def batch(games, seed, jobs, out_path, as_json, plot_path, scheduler, settings: SearchSettings) -> None:
+def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json: bool, plot_path: str | None,
+          scheduler: str | None, settings: SearchSettings) -> None:
     """Play many seeded games and print the statistics the field publishes.
 
     With --out, every finished game is written at once; running the same command
@@ -116,14 +119,14 @@ def batch(games, seed, jobs, out_path, as_json, plot_path, scheduler, settings: 
     if seed + games - 1 > MAX_SEED:
         raise click.BadParameter("seed + games must stay below 2**64", param_hint="'--seed'")
     rows = load_results(out_path, repair=True) if out_path else []
-    settings = Settings.of(settings)   # as it travels to the workers
+    batch_settings = Settings.of(settings)   # as it travels to the workers
     jobs = jobs or default_jobs()
     if not scheduler:
         try:  # every local worker makes a table of its own, all on this machine
-            check_tt_mb(settings.tt_mb, copies=min(jobs, games))
+            check_tt_mb(batch_settings.tt_mb, copies=min(jobs, games))
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="'--tt-mb'") from None
-    wanted = settings.results_key
+    wanted = batch_settings.results_key
     other = sorted({settings_of(r) for r in rows} - {wanted}, key=str)
     if other:
         raise InputError(f"{out_path} holds games at {_settings_text(other[0])}; "
@@ -140,9 +143,9 @@ def batch(games, seed, jobs, out_path, as_json, plot_path, scheduler, settings: 
     except OSError as error:
         raise InputError(f"cannot write {out_path}: {error.strerror or error}") from None
     progress = Progress(len(todo))
-    new_rows: list[dict] = []
+    new_rows: list[dict[str, Any]] = []
 
-    def on_rows(chunk: list[dict]) -> None:
+    def on_rows(chunk: list[dict[str, Any]]) -> None:
         for row in chunk:
             if out:
                 try:
@@ -156,9 +159,9 @@ def batch(games, seed, jobs, out_path, as_json, plot_path, scheduler, settings: 
     failure = None
     try:
         if scheduler:
-            run_cluster(todo, settings, scheduler, on_rows)
+            run_cluster(todo, batch_settings, scheduler, on_rows)
         else:
-            run_local(todo, settings, jobs, on_rows)
+            run_local(todo, batch_settings, jobs, on_rows)
     except KeyboardInterrupt:
         interrupted = True
     except BatchError as error:
@@ -176,7 +179,7 @@ def batch(games, seed, jobs, out_path, as_json, plot_path, scheduler, settings: 
         sys.exit(EXIT_BATCH_FAILED)
 
     everything = rows + new_rows
-    summary = stats.summarize(everything, depth=settings.depth)
+    summary = stats.summarize(everything, depth=batch_settings.depth)
     if as_json:
         click.echo(json.dumps(summary))
     else:

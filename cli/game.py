@@ -7,8 +7,9 @@ import os
 import secrets
 import termios
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from pathlib import Path
 
 import click
 
@@ -54,7 +55,7 @@ def move_keys() -> dict[int, Move]:
 class GameScreen:
     """Draws a HumanGame and turns keys into its actions."""
 
-    def __init__(self, screen, store: SaveStore, session: HumanGame, message: str = "",
+    def __init__(self, screen: curses.window, store: SaveStore, session: HumanGame, message: str = "",
                  settings: SearchSettings | None = None) -> None:
         self.screen = screen
         self.settings = settings or SearchSettings()
@@ -181,6 +182,7 @@ class GameScreen:
             self.message = "hint: no legal move"
             return
         best = result.values[result.best]
+        assert best is not None  # the best move is a legal one, so it has a value
         others = ", ".join(self._hint_other(m, v, best) for m, v in result.ranked()[1:])
         self.message = f"hint: {result.best} (depth {result.depth}; {others})"
 
@@ -293,7 +295,7 @@ def terminal_problem() -> str | None:
 
 
 @contextmanager
-def terminal_screen() -> Iterator:
+def terminal_screen() -> Iterator[curses.window]:
     """curses.wrapper's set-up and tear-down, but a set-up that fails is an
     InputError, and every tear-down step runs even when one before it fails
     (curses.wrapper then skips endwin and leaves the terminal unusable)."""
@@ -312,9 +314,11 @@ def terminal_screen() -> Iterator:
             restore_terminal(screen)
 
 
-def restore_terminal(screen) -> None:
+def restore_terminal(screen: curses.window) -> None:
     """Undoes terminal_screen's set-up, each step on its own."""
-    for step in (lambda: screen.keypad(False), curses.echo, curses.nocbreak, curses.endwin):
+    steps: tuple[Callable[[], object], ...] = (lambda: screen.keypad(False), curses.echo, curses.nocbreak,
+                                               curses.endwin)
+    for step in steps:
         with suppress(curses.error):  # the next steps still run: endwin above all
             step()
 
@@ -334,7 +338,7 @@ def start_session(store: SaveStore, seed: int | None) -> tuple[HumanGame, str]:
 @click.option("-s", "--seed", type=SEED, default=None,
               help="Seed of a new game (a saved game in progress is restored instead).")
 @table_options
-def game(seed: int | None, no_tables: bool, tables_dir, table_min_prob: float) -> None:
+def game(seed: int | None, no_tables: bool, tables_dir: Path | None, table_min_prob: float) -> None:
     """Play 2048 in the terminal, with the solver's hint (h) and autoplay (a).
 
     The game is saved after every move and restored on the next start; the best

@@ -10,6 +10,8 @@ Exit codes (all commands):
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 import click
 
@@ -29,7 +31,8 @@ class OneLineErrorGroup(click.Group):
     """A group whose usage errors are one line on stderr (exit 2), and whose
     Ctrl-C exits 130 without a traceback."""
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> NoReturn:
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.ClickException as error:

@@ -7,18 +7,34 @@ import functools
 import math
 import os
 import sys
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from solve2048 import Board, InvalidBoardError
 from solve2048.cli.exits import EXIT_BAD_INPUT
-from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH, PRUNE_AUTO, check_prune, check_tt_mb
+from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH, PRUNE_AUTO, Prune, check_prune, check_tt_mb
 from solve2048.rng import MAX_SEED
-from solve2048.settings import MAX_TIME_MS, SearchSettings
+from solve2048.settings import MAX_TIME_MS, Depth, SearchSettings
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, ENV_DIR, TableSet
 from solve2048.tables import load as load_tables
+
+# A command's function (or a click Command) that an option decorator returns as it took it.
+F = TypeVar("F", bound=Callable[..., Any])
+
+if TYPE_CHECKING:
+    ParamType = click.ParamType
+else:
+    class ParamType(click.ParamType):
+        """click.ParamType, subscriptable at run time: click 8.4 made it generic in
+        what convert returns, and ParamType[X] fails on the click 8.1 to 8.3 that
+        pyproject accepts, so the subscript is for the type checker alone."""
+
+        def __class_getitem__(cls, item):
+            return cls
 
 
 class InputError(click.ClickException):
@@ -27,12 +43,12 @@ class InputError(click.ClickException):
     exit_code = EXIT_BAD_INPUT
 
 
-class BoardParam(click.ParamType):
+class BoardParam(ParamType[Board]):
     """A board in any notation Board.parse reads; "-" reads it from standard input."""
 
     name = "BOARD"
 
-    def convert(self, value, param, ctx) -> Board:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Board:
         if isinstance(value, Board):
             return value
         text = _read_board_text() if value == "-" else value
@@ -54,32 +70,34 @@ def _read_board_text() -> str:
     return text
 
 
-class DepthParam(click.ParamType):
+class DepthParam(ParamType[Depth]):
     """'auto' or a whole number of moves from 1 to MAX_DEPTH."""
 
     name = "N|auto"
 
-    def convert(self, value, param, ctx) -> int | str:
-        if isinstance(value, int) or value == "auto":
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Depth:
+        if value == "auto":
+            return "auto"
+        if isinstance(value, int):
             depth = value
         else:
             try:
                 depth = int(str(value).strip())
             except ValueError:
                 self.fail(f"expected 'auto' or a depth from 1 to {MAX_DEPTH}, got {value!r}", param, ctx)
-        if depth != "auto" and not 1 <= depth <= MAX_DEPTH:
+        if not 1 <= depth <= MAX_DEPTH:
             self.fail(f"expected 'auto' or a depth from 1 to {MAX_DEPTH}, got {value!r}", param, ctx)
         return depth
 
 
-class OutputPath(click.ParamType):
+class OutputPath(ParamType[str]):
     """A file to write: checked before any work starts, so a long run never fails
     at its end because the folder is missing or read-only."""
 
     name = "FILE"
 
-    def convert(self, value, param, ctx) -> str:
-        path = os.fspath(value)
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        path: str = os.fspath(value)
         folder = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path):
             self.fail(f"{path!r} is a folder, not a file", param, ctx)
@@ -95,19 +113,19 @@ class FiniteFloatRange(click.FloatRange):
     """click's FloatRange, refusing NaN and infinities: NaN passes every
     comparison of a range check, so FloatRange alone lets it through."""
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number", param, ctx)
         return number
 
 
-class TableSizeParam(click.ParamType):
+class TableSizeParam(ParamType[int]):
     """A transposition table size in MB that this machine can hold."""
 
     name = "MB"
 
-    def convert(self, value, param, ctx) -> int:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             size = value
         else:
@@ -121,7 +139,7 @@ class TableSizeParam(click.ParamType):
             self.fail(str(error), param, ctx)
 
 
-def close_quietly(stream) -> None:
+def close_quietly(stream: IO[str]) -> None:
     """Closes an output after a failed write: the stream still holds what it
     could not write, and closing would try again; what is on disk is what counts."""
     with suppress(OSError):
@@ -138,21 +156,21 @@ PROBABILITY = FiniteFloatRange(0, 1)
 SEED = click.IntRange(0, MAX_SEED)
 
 
-class PruneParam(click.ParamType):
+class PruneParam(ParamType[Prune]):
     """A pruning threshold in 0..1, or "auto"."""
 
     name = "auto|0..1"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Prune:
         if value == PRUNE_AUTO:
-            return value
+            return PRUNE_AUTO
         try:
             return check_prune(float(value))
         except ValueError:
             self.fail(f"{value!r} is neither 'auto' nor a number in 0..1", param, ctx)
 
 
-def search_options(command):
+def search_options(command: F) -> F:
     """--prune and --tt-mb, the search settings every searching command shares."""
     command = click.option(
         "--prune", type=PruneParam(), default=DEFAULT_PRUNE, show_default=True,
@@ -165,7 +183,7 @@ def search_options(command):
     )(command)
 
 
-def table_options(command):
+def table_options(command: F) -> F:
     """--no-tables, --tables-dir and --table-min-prob, shared by every command that plays."""
     command = click.option(
         "--no-tables", is_flag=True,
@@ -183,13 +201,14 @@ def table_options(command):
     )(command)
 
 
-def settings_options(command):
+def settings_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The search settings every searching command shares, --depth, --time,
     --prune, --tt-mb and the tables' options, declared once; the command gets
     them as one SearchSettings, ``settings``, its tables loaded."""
 
     @functools.wraps(command)
-    def with_settings(*args, depth, time_ms, prune, tt_mb, no_tables, tables_dir, table_min_prob, **kwargs):
+    def with_settings(*args: Any, depth: Depth, time_ms: float | None, prune: Prune, tt_mb: int,
+                      no_tables: bool, tables_dir: Path | None, table_min_prob: float, **kwargs: Any) -> Any:
         tables = open_tables(no_tables, tables_dir, table_min_prob)
         try:
             settings = SearchSettings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb, tables=tables)

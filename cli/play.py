@@ -7,7 +7,10 @@ import secrets
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
+from typing import Any
 
 import click
 
@@ -30,12 +33,12 @@ KEYS_HELP = "f: full speed · q: stop"
 
 
 @contextmanager
-def sigint_flag():
+def sigint_flag() -> Iterator[dict[str, bool]]:
     """Turns Ctrl-C into a flag checked between chunks, so a chunk of moves that
     the engine has already played is always written before the game stops."""
     hit = {"flag": False}
 
-    def handler(signum, frame):
+    def handler(signum: int, frame: FrameType | None) -> None:
         hit["flag"] = True
 
     try:
@@ -55,7 +58,7 @@ class KeyReader:
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled and sys.stdin.isatty()
-        self._saved = None
+        self._saved: list[Any] | None = None  # the terminal's attributes, restored on exit
 
     def __enter__(self) -> KeyReader:
         if self.enabled:
@@ -69,7 +72,7 @@ class KeyReader:
                 self.enabled = False
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._saved is not None:
             import termios
 
@@ -148,7 +151,8 @@ def _effort_text(r: GameResult) -> str:
 @click.option("--fast", is_flag=True, help="Full speed on a terminal too (as --delay 0; key f while watching).")
 @click.option("--stop-at-win", is_flag=True, help="Stop once 2048 is made instead of playing on.")
 @settings_options
-def play(seed, record_path, as_json, quiet, delay, fast, stop_at_win, settings: SearchSettings) -> None:
+def play(seed: int | None, record_path: str | None, as_json: bool, quiet: bool, delay: int | None, fast: bool,
+         stop_at_win: bool, settings: SearchSettings) -> None:
     """Watch the solver play a whole game, reproducible by --seed.
 
     On a terminal the game is shown move by move at a pace that can be followed
@@ -199,7 +203,7 @@ def play(seed, record_path, as_json, quiet, delay, fast, stop_at_win, settings: 
         sys.exit(EXIT_INTERRUPTED)
 
 
-def _run(game: Game, view: LiveView, writer: RecordWriter | None, delay_ms: int, interrupt: dict,
+def _run(game: Game, view: LiveView, writer: RecordWriter | None, delay_ms: int, interrupt: dict[str, bool],
          keys: KeyReader) -> None:
     """Plays a move at a time when paced, else in chunks sized to return about
     every TARGET_CALL_SECONDS; keys are read between them."""

@@ -5,21 +5,23 @@ from __future__ import annotations
 
 import io
 import os
+from typing import Any
 
 import click
 
 from solve2048.cli.params import InputError
 
 
-def _pyplot():
+def _load_pyplot() -> None:
+    """Loads matplotlib's pyplot on the Agg backend (files, no display), or
+    raises InputError; the callers then import it by name, which mypy types."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot  # imported to fail here, not in the callers
     except ImportError:
         raise InputError("--plot needs matplotlib: pip install 'solve2048[plot]'") from None
-    return plt
 
 
 def plot_format(path: str) -> str:
@@ -33,7 +35,8 @@ def check_plot_path(path: str) -> str:
     writes (matplotlib would otherwise add '.png' to a name without one, or fail
     at the end of the run). A tiny figure is drawn in that format to be sure
     its writer works here (some need Pillow or LaTeX)."""
-    plt = _pyplot()
+    _load_pyplot()
+    import matplotlib.pyplot as plt
     from matplotlib.backend_bases import FigureCanvasBase
 
     extension = plot_format(path)
@@ -58,13 +61,15 @@ def check_plot_path(path: str) -> str:
     return path
 
 
-def plot_option_callback(ctx, param, value: str | None) -> str | None:
+def plot_option_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """click callback of every --plot option: check_plot_path when one is given."""
     return None if value is None else check_plot_path(value)
 
 
-def write_plot(path: str, summary: dict, scores: list[int]) -> None:
-    plt = _pyplot()
+def write_plot(path: str, summary: dict[str, Any], scores: list[int]) -> None:
+    _load_pyplot()
+    import matplotlib.pyplot as plt
+
     tiles = list(summary["reach"])
     shares = [summary["reach"][t] * 100 for t in tiles]
     low = [shares[i] - summary["reach_ci"][t][0] * 100 for i, t in enumerate(tiles)]

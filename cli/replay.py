@@ -17,6 +17,7 @@ import json
 import os
 import stat
 import sys
+from typing import Any
 
 import click
 
@@ -72,7 +73,7 @@ def _check_file(path: str) -> None:
         raise InputError(f"{path} is not a regular file; a record is a file of JSON lines")
 
 
-def _json(result: Replay) -> dict:
+def _json(result: Replay) -> dict[str, Any]:
     mismatch = result.spawn_mismatch
     return {
         "seed": result.seed, "score": result.score, "moves": result.moves,
@@ -93,5 +94,6 @@ def _verdict(result: Replay) -> str:
     if result.spawns_follow_seed:
         return f"legal game: {summary} · spawns follow seed {result.seed}"
     mismatch = result.spawn_mismatch
+    assert mismatch is not None  # spawns that do not follow the seed always name the first that differs
     return (f"legal moves, but the spawns do not follow seed {result.seed}'s generator from line "
             f"{mismatch.line:,} ({mismatch.describe()}): {summary}")

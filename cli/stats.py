@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -13,7 +14,7 @@ from solve2048.cli.plot import plot_option_callback, write_plot
 from solve2048.cli.summary import compare_text, summary_text
 
 
-def load_results(path: str, repair: bool) -> list[dict]:
+def load_results(path: str, repair: bool) -> list[dict[str, Any]]:
     """The games of a results file; a bad file is one error line (exit 2)."""
     try:
         loaded = results_file.load(path, repair=repair)
@@ -34,7 +35,7 @@ def load_results(path: str, repair: bool) -> list[dict]:
 @click.option("--plot", "plot_path", type=OUTPUT, default=None, callback=plot_option_callback,
               help="Write reach rates and the score distribution of PATH to this file, in the format "
                    "its extension names (.png, .pdf, .svg, ...; needs matplotlib).")
-def stats(path, compare, as_json, plot_path) -> None:
+def stats(path: str | None, compare: tuple[str, str] | None, as_json: bool, plot_path: str | None) -> None:
     """Summary of an existing results file (from batch --out)."""
     if compare:
         a, b = (load_results(p, repair=False) for p in compare)

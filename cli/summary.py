@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 SHOWN_RANGES = 4  # seed ranges named in full; beyond, the first and last few
 
 
@@ -21,7 +23,7 @@ def seeds_text(ranges: list[list[int]]) -> str:
     return "seeds " + ", ".join(shown) + f" ({len(ranges):,} ranges)"
 
 
-def _games_detail(s: dict) -> str:
+def _games_detail(s: dict[str, Any]) -> str:
     """What the games are: their depth(s) and seeds, as the summary found them."""
     depths = s.get("depths") or ([s["depth"]] if s.get("depth") is not None else [])
     parts = []
@@ -34,7 +36,7 @@ def _games_detail(s: dict) -> str:
     return f"  ({'; '.join(parts)})" if parts else ""
 
 
-def summary_text(s: dict) -> str:
+def summary_text(s: dict[str, Any]) -> str:
     score = s["score"]
     games = s["games"]
     lines = [
@@ -53,7 +55,7 @@ def summary_text(s: dict) -> str:
     return "\n".join(lines)
 
 
-def compare_text(c: dict, name_a: str, name_b: str) -> str:
+def compare_text(c: dict[str, Any], name_a: str, name_b: str) -> str:
     a, b = c["a"], c["b"]
     mark = "significant" if c["score_significant"] else "not significant"
     lines = [

@@ -7,9 +7,11 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
+from solve2048.cli.params import ParamType
 from solve2048.cli.render import duration
 from solve2048.tables import DEFAULT_SPECS, ENV_DIR, KNOWN_SPECS, SHAPES, TableSpec, default_dir, installed_specs, scan
 from solve2048.tables_build import BuildReport, build_all
@@ -29,12 +31,12 @@ def _megabytes(n: int) -> str:
     return f"{n / 1e6:,.0f} MB"
 
 
-class SpecParam(click.ParamType):
+class SpecParam(ParamType[TableSpec]):
     """entry-FREE:GOAL, chain-FREE:ANCHOR or block-FREE:GOAL, e.g. entry-11:64: one known table."""
 
     name = "FREE:GOAL"
 
-    def convert(self, value, param, ctx) -> TableSpec:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> TableSpec:
         if isinstance(value, TableSpec):
             return value
         for spec in KNOWN_SPECS:
@@ -100,7 +102,7 @@ def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
     """Say which tables are installed, missing or damaged."""
     directory = directory or default_dir()
     files = scan(directory, installed_specs(directory), verify=not no_verify, recheck=True)
-    rows = [{"free_cells": f.spec.free_cells, "goal": 1 << f.spec.goal, "frozen": f.spec.frozen,
+    rows: list[dict[str, Any]] = [{"free_cells": f.spec.free_cells, "goal": 1 << f.spec.goal, "frozen": f.spec.frozen,
              "shape": SHAPES[f.spec.shape], "file": f.spec.filename, "bytes": f.spec.size_bytes,
              "status": f.status, "problem": f.problem}
             for f in files]
