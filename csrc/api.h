@@ -170,10 +170,34 @@ uint32_t s2048_rng_below(s2048_rng *r, uint32_t n);
  * *cell and *value and returns the new board. board must have an empty cell. */
 uint64_t s2048_spawn(s2048_rng *r, uint64_t board, int *cell, int *value);
 
+/* ---- the whole ladder: tiles past 32768 (ladder.c) ---- */
+
+/* A wide board is a 64-bit board of ranks modulo 16 (low) and a 16-bit word
+ * whose bit i is the fifth bit of cell i (high): 65536 is rank 16, 131072
+ * rank 17. With high = 0 it is the 64-bit board as above. */
+
+/* The board after sliding in dir, and its points. Returns 1 when the board
+ * changed, 0 when not, -1 when the move would make a tile past 131072. */
+int s2048_wide_move(uint64_t low, uint16_t high, int dir, uint64_t *out_low, uint16_t *out_high,
+                    uint32_t *gain);
+int s2048_wide_legal_mask(uint64_t low, uint16_t high);
+int s2048_wide_count_empty(uint64_t low, uint16_t high);
+int s2048_wide_is_game_over(uint64_t low, uint16_t high);
+/* s2048_spawn on a wide board: the same draws, over its empty cells. */
+uint64_t s2048_wide_spawn(s2048_rng *r, uint64_t low, uint16_t high, int *cell, int *value);
+/* The 64-bit copy that the search, the heuristic and the tables play on: the
+ * board itself when it needs no fifth bit and holds at most one 32768; else
+ * the board with absent ranks taken out and the ranks above moved down, so
+ * that the copy keeps the order and equalities of the tiles and every merge
+ * fits. *lossless is 0 when that was impossible without taking out a spawn
+ * rank (2 or 4), or at all (a board holding every rank). */
+uint64_t s2048_downgrade(uint64_t low, uint16_t high, int *lossless);
+
 /* ---- whole games (selfplay.c) ---- */
 
 typedef struct {
-    uint64_t board;   /* the position now, after the last spawn */
+    uint64_t board;   /* the position now, after the last spawn (its low part) */
+    uint16_t high;    /* its fifth bits (the ladder above) */
     uint64_t score;
     uint32_t moves;
     uint32_t won_at;  /* the move (1-based) whose merge made 2048; 0 = not yet */
@@ -184,7 +208,8 @@ typedef struct {
 } s2048_game;
 
 typedef struct {
-    uint64_t board;       /* the position after this move and its spawn */
+    uint64_t board;       /* the position after this move and its spawn (low part) */
+    uint16_t high;        /* its fifth bits */
     uint32_t gain;        /* points of the move */
     uint8_t dir;          /* 0 up, 1 down, 2 left, 3 right */
     uint8_t spawn_cell;   /* 0..15, row-major */
@@ -195,10 +220,14 @@ typedef struct {
 
 /* A new game from seed: two spawns on the empty board. */
 void s2048_game_new(s2048_game *g, uint64_t seed);
+/* A game from a given wide board, its spawns drawn from seed. */
+void s2048_game_start(s2048_game *g, uint64_t seed, uint64_t low, uint16_t high);
 /* Plays up to max_steps moves, writing one step each. A move comes from the
  * endgame tables when the probe's answer is trusted (the set's threshold for
  * that table's shape; tables may be NULL), else from the search (settings as
- * for s2048_analyze, its table cleared before every move). Stops early when
+ * for s2048_analyze, its table cleared before every move), both on the
+ * board's 64-bit copy (s2048_downgrade); the move itself is played on the
+ * wide board. Stops early when
  * the game ends, or after the winning move if stop_at_win. Returns the number
  * of moves played, or -1 for a bad argument. */
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,

@@ -19,32 +19,58 @@ void s2048_game_new(s2048_game *g, uint64_t seed)
     g->board = s2048_spawn(&g->rng, g->board, &cell, &value);
 }
 
-/* Returns the largest exponent on the board. */
-static int max_rank(board_t b)
+void s2048_game_start(s2048_game *g, uint64_t seed, uint64_t low, uint16_t high)
 {
+    memset(g, 0, sizeof *g);
+    s2048_rng_seed(&g->rng, seed);
+    g->board = low;
+    g->high = high;
+    g->over = s2048_wide_is_game_over(low, high);
+}
+
+/* Returns the largest rank on a board of 64 bits; with any fifth bit set,
+ * the board holds 65536 or more. */
+static int max_rank(board_t b, uint16_t high)
+{
+    if (high) return 16;
     int best = 0;
     for (; b; b >>= 4)
         if ((int)(b & 0xf) > best) best = (int)(b & 0xf);
     return best;
 }
 
-/* Chooses the move for g->board: from a table when one is sure enough, else
- * from the search. Fills dir and depth of step; returns 0, or -1 when the
- * search refuses its arguments. */
+/* The lowest direction in a legal-move mask, or -1 for none. */
+static int first_legal(int mask)
+{
+    for (int d = 0; d < 4; d++)
+        if (mask >> d & 1) return d;
+    return -1;
+}
+
+/* Chooses the move for the game's board: from a table when one is sure
+ * enough, else from the search, both on the board's 64-bit copy (ladder.c;
+ * the board itself below 65536). Fills dir and depth of step; returns 0, or
+ * -1 when the search refuses its arguments. solver/decide.py makes the same
+ * choice. */
 static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                        const s2048_tableset *tables,
                        int depth, double time_ms, double prune, int *dir, s2048_step *step)
 {
+    int lossless;
+    uint64_t copy = s2048_downgrade(g->board, g->high, &lossless);
     s2048_probe probe;
-    if (tables && s2048_tables_probe(tables, g->board, &probe) && probe.trusted) {
+    if (tables && s2048_tables_probe(tables, copy, &probe) && probe.trusted) {
         *dir = probe.dir;
         step->depth = 0;
         step->from_table = 1;
         return 0;
     }
     s2048_result r;
-    if (s2048_analyze(s, e, g->board, depth, time_ms, prune, 0, &r) != 0) return -1;
+    if (s2048_analyze(s, e, copy, depth, time_ms, prune, 0, &r) != 0) return -1;
     *dir = r.best;
+    /* A copy that could not keep every merge (a board holding every rank) may
+     * see no move where the board has one: then the board's first legal move. */
+    if (*dir < 0 && !lossless) *dir = first_legal(s2048_wide_legal_mask(g->board, g->high));
     step->depth = (uint8_t)r.depth;
     step->from_table = 0;
     return 0;
@@ -67,22 +93,27 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
             break;
         }
         played++;
-        board_t moved = board_move(g->board, dir);
+        uint64_t moved;
+        uint16_t moved_high;
+        uint32_t gain;
+        if (s2048_wide_move(g->board, g->high, dir, &moved, &moved_high, &gain) < 0) return -1;
         step->dir = (uint8_t)dir;
-        step->gain = board_move_gain(g->board, dir);
+        step->gain = gain;
         if (step->from_table) g->table_moves++;
         else g->last_depth = step->depth;
         g->score += step->gain;
         g->moves++;
-        if (!g->won_at && max_rank(moved) >= 11) g->won_at = g->moves;
+        if (!g->won_at && max_rank(moved, moved_high) >= 11) g->won_at = g->moves;
 
         int cell, value;
-        g->board = s2048_spawn(&g->rng, moved, &cell, &value);
+        g->board = s2048_wide_spawn(&g->rng, moved, moved_high, &cell, &value);
+        g->high = moved_high;
         step->board = g->board;
+        step->high = g->high;
         step->spawn_cell = (uint8_t)cell;
         step->spawn_value = (uint8_t)value;
 
-        if (s2048_is_game_over(g->board)) g->over = 1;
+        if (s2048_wide_is_game_over(g->board, g->high)) g->over = 1;
         if (stop_at_win && g->won_at) break;
     }
     return played;

@@ -32,6 +32,7 @@ CSRC = ROOT / "csrc"
 SOURCES = [
     "moves.c",         # the row move tables
     "rules.c",         # the rules API over them
+    "ladder.c",        # boards past 32768, and their 64-bit copy
     "evaluate.c",      # the heuristic row table
     "tt.c",            # the transposition table
     "search.c",        # expectimax
