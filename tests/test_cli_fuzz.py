@@ -4,8 +4,14 @@ folder it was given."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from itertools import pairwise
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -15,7 +21,6 @@ from hypothesis import strategies as st
 from solve2048.cli.main import cli
 
 ALLOWED_EXIT_CODES = {0, 1, 2, 130}
-REPO = Path(__file__).resolve().parent.parent
 
 # Values that break things: non-finite and huge numbers, signs, words, empty
 # text, control characters, a NUL, paths that are devices or folders.
@@ -93,11 +98,94 @@ def make_hostile_files(folder: Path) -> None:
         '{"type": "move", "dir": "left", "gain": 4, "spawn": {"cell": 5, "value": 2}}\n')
 
 
-def repo_snapshot() -> dict[str, int | None]:
-    """The repository's top level: what is there, and when each file last changed
-    (a folder's own time moves whenever Python caches a module inside it)."""
-    return {p.name: None if p.is_dir() else p.stat().st_mtime_ns for p in REPO.iterdir()
-            if p.name not in {".hypothesis", ".pytest_cache"}}
+def records_asked_for(args: list[str]) -> set[str]:
+    """The files ``play --record`` is told to write: a record starts a new file,
+    whatever was there before (the user named it as the output)."""
+    if args[0] != "play":
+        return set()
+    return {value for option, value in pairwise(args) if option == "--record"}
+
+
+# A command's file writes, seen from inside the process: Python raises an audit
+# event for every open for writing and every rename, removal or new folder,
+# whoever asks, so the writes seen are the command's own however many other
+# processes (or editors) change the repository meanwhile.
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+CHANGING_EVENTS = {"os.rename": 2, "os.remove": 1, "os.mkdir": 1, "os.rmdir": 1, "os.truncate": 1,
+                   "os.utime": 1, "os.chmod": 1, "os.link": 2, "os.symlink": 2, "shutil.rmtree": 1}
+_writes: list[tuple[str, object]] | None = None
+
+
+def _record_writes(event: str, args: tuple) -> None:
+    """The audit hook: notes (folder, path) of each write while a command runs.
+    It never raises, since an exception here would abort the audited call."""
+    if _writes is None:
+        return
+    with suppress(Exception):
+        if event == "open":
+            paths = [args[0]] if isinstance(args[2], int) and args[2] & WRITE_FLAGS else []
+        else:
+            paths = list(args[:CHANGING_EVENTS.get(event, 0)])
+        _writes.extend((os.getcwd(), p) for p in paths if isinstance(p, (str, bytes, os.PathLike)))
+
+
+@functools.cache
+def _install_hook() -> None:
+    sys.addaudithook(_record_writes)   # for the rest of the process: a hook cannot be removed
+
+
+@contextmanager
+def files_written() -> Iterator[list[str]]:
+    """The paths the code in the block opens for writing, renames, removes or
+    creates, made absolute once the block is over."""
+    global _writes
+    _install_hook()
+    _writes, written = [], []
+    try:
+        yield written
+    finally:
+        seen, _writes = _writes, None
+        written.extend(_absolute(folder, path) for folder, path in seen)
+
+
+def _absolute(folder: str, path) -> str:
+    path = os.path.join(folder, os.fsdecode(path))
+    try:
+        return os.path.realpath(path)
+    except ValueError:  # a NUL in the name: nothing was written under it
+        return os.path.abspath(path)
+
+
+def caches() -> tuple[str, ...]:
+    """Where libraries keep caches of their own, which are no file of the
+    command's: matplotlib's font list in the (session's) user folders."""
+    return tuple(os.path.realpath(os.path.join(os.environ[name], "matplotlib"))
+                 for name in ("XDG_CACHE_HOME", "XDG_CONFIG_HOME"))
+
+
+def outside(paths: list[str], folder: Path) -> list[str]:
+    """The paths that are neither in the folder, nor a device, nor a cache of
+    Python's own (``__pycache__``, for a module imported for the first time;
+    multiprocessing's folder for the sockets of a batch's workers) or of a
+    library's."""
+    allowed = [os.path.realpath(folder), "/dev", *caches()]
+    python_temp = os.path.join(os.path.realpath(tempfile.gettempdir()), "pymp-")
+    return [p for p in paths if not any(p == top or p.startswith(top + os.sep) for top in allowed)
+            and "__pycache__" not in Path(p).parts and not p.startswith(python_temp)]
+
+
+def tree_snapshot(roots: list[Path], skip: Path) -> dict[str, tuple[int, int]]:
+    """Every file under the roots but ``skip``, with its size and modification
+    time: for what the command's worker processes, which no hook sees, might do."""
+    files = {}
+    for root in roots:
+        for top, dirs, names in os.walk(root):
+            dirs[:] = [d for d in dirs if Path(top, d) != skip and d != "__pycache__"]
+            for name in names:
+                with suppress(OSError):
+                    stat = os.stat(os.path.join(top, name))
+                    files[os.path.join(top, name)] = (stat.st_size, stat.st_mtime_ns)
+    return files
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -106,12 +194,16 @@ def repo_snapshot() -> dict[str, int | None]:
 def test_no_command_line_escapes_as_a_traceback(args: list[str], tmp_path_factory) -> None:
     folder = tmp_path_factory.mktemp("fuzz")
     make_hostile_files(folder)
-    before_repo = repo_snapshot()
+    # No other test runs while this one does: nothing else writes into the
+    # session's temporary folders and its own user folders.
+    watched = [tmp_path_factory.getbasetemp(), Path(os.environ["HOME"]).parent]
+    before_tree = tree_snapshot(watched, skip=folder)
     before_folder = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
     cwd = os.getcwd()
     os.chdir(folder)
     try:
-        result = CliRunner().invoke(cli, args, catch_exceptions=True)
+        with files_written() as written:
+            result = CliRunner().invoke(cli, args, catch_exceptions=True)
     finally:
         os.chdir(cwd)
     assert result.exit_code in ALLOWED_EXIT_CODES, (args, result.output)
@@ -121,7 +213,27 @@ def test_no_command_line_escapes_as_a_traceback(args: list[str], tmp_path_factor
     if result.exit_code == 2:
         errors = [line for line in result.output.splitlines() if line.startswith("solve2048: error:")]
         assert len(errors) == 1, (args, result.output)
-    assert repo_snapshot() == before_repo, args
-    # Hostile inputs are read, never rewritten (a torn-line repair needs a batch file of games).
+    assert outside(written, folder) == [], args
+    changed = {path for path, seen in tree_snapshot(watched, skip=folder).items() if before_tree.get(path) != seen}
+    assert outside(sorted(changed), folder) == [], args
+    # Hostile inputs are read, never rewritten (a torn-line repair needs a batch
+    # file of games), unless a game record was asked to go there.
     for name, data in before_folder.items():
-        assert (folder / name).read_bytes() == data, (args, name)
+        if name not in records_asked_for(args):
+            assert (folder / name).read_bytes() == data, (args, name)
+
+
+def test_the_watch_sees_a_file_written_outside_the_folder(tmp_path: Path) -> None:
+    # So that the property above cannot hold because the watch is blind.
+    folder = tmp_path / "given"
+    folder.mkdir()
+    before = tree_snapshot([tmp_path], skip=folder)
+    with files_written() as written:
+        (folder / "inside.txt").write_text("kept")
+        (tmp_path / "__pycache__").mkdir()
+        (tmp_path / "__pycache__" / "module.pyc").write_bytes(b"")
+        (tmp_path / "outside.txt").write_text("escaped")
+    escaped = str(tmp_path / "outside.txt")
+    assert outside(written, folder) == [escaped]
+    changed = sorted(path for path, seen in tree_snapshot([tmp_path], skip=folder).items() if before.get(path) != seen)
+    assert outside(changed, folder) == [escaped]
