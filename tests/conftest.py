@@ -61,7 +61,7 @@ def built_table() -> Callable[[TableSpec], np.ndarray]:
     """Builds an endgame table once for the whole session, for every test of any
     file that reads it (the bigger ones take seconds each). The arrays are
     read-only, so that no test can change what another one reads."""
-    from solve2048.tables_build import compute   # not at the top: this module loads before pytest_configure
+    from solve2048.tables_build import compute  # not at the top: this module loads before pytest_configure
 
     built: dict[TableSpec, np.ndarray] = {}
 

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from solve2048.batch import Settings, play_seeds, run_cluster, run_local
 from solve2048.cli.main import cli
-from solve2048.selfplay import play_game
 from solve2048.results import load
+from solve2048.selfplay import play_game
 
 BATCH = [sys.executable, "-m", "solve2048.cli", "batch"]
 

@@ -3,8 +3,8 @@ a write that fails mid-batch stops it at once and keeps every line written."""
 
 from __future__ import annotations
 
-import json
 import errno
+import json
 import os
 import signal
 import socket

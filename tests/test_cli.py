@@ -34,7 +34,8 @@ def test_hint_human_output_lists_every_direction_best_first() -> None:
     expected = analyze(BOARD, depth=2)
     lines = result.output.splitlines()
     assert f"best move: {expected.best}" in lines
-    order = [line.split()[0] for line in lines if line.startswith("  ") and line.split()[0] in ("up", "down", "left", "right")]
+    order = [line.split()[0] for line in lines
+             if line.startswith("  ") and line.split()[0] in ("up", "down", "left", "right")]
     assert order == [str(m) for m, _ in expected.ranked()]
     assert "depth 2 ·" in result.output
 

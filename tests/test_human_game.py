@@ -10,10 +10,9 @@ from pathlib import Path
 from helpers import ALMOST_LOST, ALMOST_WON
 
 from solve2048 import Board, analyze, reference
-from solve2048.moves import Move
 from solve2048.human_game import NOTHING_MOVES, TILE_OVERFLOW, HumanGame
+from solve2048.moves import Move
 from solve2048.saves import SaveStore, atomic_write
-
 
 
 def session_on(text: str, seed: int = 1) -> HumanGame:
@@ -37,7 +36,7 @@ def test_moves_follow_the_rules_and_invalid_moves_cost_nothing() -> None:
     else:
         assert s.move("left") is True
         assert s.score == gain and s.moves == 1
-        assert sum(1 for a, b in zip(expected, s.board.cells) if a != b) == 1  # exactly one spawn
+        assert sum(1 for a, b in zip(expected, s.board.cells, strict=True) if a != b) == 1  # exactly one spawn
     stuck = session_on("2 4 8 16 / . . . . / . . . . / . . . .")
     assert stuck.move("up") is False and stuck.score == 0 and stuck.moves == 0
 

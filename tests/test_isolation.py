@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from helpers import USER_STATE_VARIABLES
+
 from solve2048.saves import data_dir
 from solve2048.tables import default_dir
-
-from helpers import USER_STATE_VARIABLES
 
 
 def test_user_folders_point_into_the_sessions_own_empty_home() -> None:

@@ -41,7 +41,8 @@ def test_every_error_the_library_raises_is_a_solve2048_error() -> None:
         errors += [cls for _, cls in inspect.getmembers(imported, inspect.isclass)
                    if issubclass(cls, Exception) and cls.__module__.startswith("solve2048")]
     assert len(set(errors)) >= 9
-    assert all(issubclass(cls, Solve2048Error) for cls in errors), [c for c in errors if not issubclass(c, Solve2048Error)]
+    assert all(issubclass(cls, Solve2048Error) for cls in errors), [
+        c for c in errors if not issubclass(c, Solve2048Error)]
 
 
 def test_library_refusals_keep_the_built_in_base_callers_expect() -> None:

@@ -46,7 +46,7 @@ def test_batch_matches_single_moves(rng: np.random.Generator) -> None:
     for index, direction in enumerate(DIRECTIONS):
         out, gains = move_batch(boards, direction)
         assert out.dtype == np.uint64 and gains.dtype == np.uint32
-        for bits, moved, gain in zip(boards.tolist()[:3000], out.tolist(), gains.tolist()):
+        for bits, moved, gain in zip(boards.tolist()[:3000], out.tolist(), gains.tolist(), strict=False):
             assert Board.from_int(bits).move(direction) == (Board.from_int(moved), gain)
         # Batch by Move value and by name agree.
         again, _ = move_batch(boards, index)

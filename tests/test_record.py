@@ -106,7 +106,8 @@ def test_illegal_direction_is_named(record: list[str]) -> None:
         for direction in reference.DIRECTIONS:
             if reference.move(cells, direction)[0] == cells:
                 bad = edit(record, index, dir=direction)
-                with pytest.raises(RecordError, match=f"line {index + 1}: move {index}: {direction} is not a legal move"):
+                with pytest.raises(RecordError,
+                                   match=f"line {index + 1}: move {index}: {direction} is not a legal move"):
                     replay(bad)
                 return
         cells, _ = reference.move(cells, obj["dir"])

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from solve2048 import reference
 from solve2048.cli.main import cli
 from solve2048.engine import MAX_DEPTH
-from solve2048.selfplay import CHUNK, Game
 from solve2048.record import MAX_LINE_BYTES, RecordError, RecordWriter, read_lines, replay
 from solve2048.rng import Rng
+from solve2048.selfplay import CHUNK, Game
 
 
 def record_game(seed: int, depth: int) -> list[str]:
@@ -240,7 +240,8 @@ def with_field(line: str, key: str, raw: str) -> str:
     (1, "dir", '"' + "x" * 1000 + '"', "line 2: move 1: dir must be up, down, left or right, got 'xxxx"),
     (1, "spawn", "[3, 2]", "line 2: move 1: spawn must be an object with cell and value"),
     (1, "spawn", '{"cell": 1e3, "value": 2}', "line 2: move 1: spawn cell must be a whole number"),
-    (1, "spawn", '{"cell": ' + str(2 ** 70) + ', "value": 2}', "line 2: move 1: spawn cell 1180591620717411303424 is not"),
+    (1, "spawn", '{"cell": ' + str(2 ** 70) + ', "value": 2}',
+     "line 2: move 1: spawn cell 1180591620717411303424 is not"),
     (1, "spawn", '{"cell": -1, "value": 2}', "line 2: move 1: spawn cell -1 is not an empty cell"),
     (1, "spawn", '{"cell": 15}', "line 2: move 1: spawn value must be a whole number, got None"),
     (1, "type", '{"start": 1}', "line 2: expected an object with type start, move or end"),

@@ -50,21 +50,21 @@ def test_the_bounds_hold_along_random_games_under_the_real_rules() -> None:
     # after every move, for 2-only spawns (the most points a tile can score),
     # 4-only ones (the fewest) and the real mix.
     rng = random.Random(2048)
+
+    def spawn(cells: list[int], four_share: float) -> None:
+        empty = [i for i, v in enumerate(cells) if v == 0]
+        cells[rng.choice(empty)] = 4 if rng.random() < four_share else 2
+
     checked = 0
     for four_share in (0.0, 1.0, 0.1):
         for seed in range(60):
             cells, score, moves = [0] * 16, 0, 0
-
-            def spawn() -> None:
-                empty = [i for i, v in enumerate(cells) if v == 0]
-                cells[rng.choice(empty)] = 4 if rng.random() < four_share else 2
-
-            spawn()
-            spawn()
+            spawn(cells, four_share)
+            spawn(cells, four_share)
             while not reference.is_game_over(cells):
                 cells, gain = reference.move(cells, rng.choice(reference.legal_moves(cells)))
                 score, moves = score + gain, moves + 1
-                spawn()
+                spawn(cells, four_share)
                 check_game({"seed": seed, "score": score, "max_tile": max(cells), "moves": moves, "seconds": 0})
                 checked += 1
     assert checked > 10_000
@@ -190,7 +190,7 @@ def test_what_is_not_a_regular_file_is_refused_without_reading(tmp_path: Path) -
             load(path)
     assert load(str(tmp_path / "missing.jsonl")).rows == []
     (tmp_path / "file.txt").write_text("x")
-    with pytest.raises(ResultsFileError, match="cannot read .*file.txt/r.jsonl"):
+    with pytest.raises(ResultsFileError, match=r"cannot read .*file.txt/r.jsonl"):
         load(str(tmp_path / "file.txt" / "r.jsonl"))
     assert (tmp_path / "file.txt").read_text() == "x"
 

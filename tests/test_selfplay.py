@@ -9,11 +9,10 @@ import sys
 import time
 from pathlib import Path
 
-
 from solve2048 import reference
-from solve2048.selfplay import Game, play_game
 from solve2048.record import RecordWriter, replay
 from solve2048.rng import Rng
+from solve2048.selfplay import Game, play_game
 
 
 def test_same_seed_same_game() -> None:
@@ -26,7 +25,8 @@ def test_same_seed_same_game() -> None:
 
 
 def test_same_seed_same_game_in_another_process(tmp_path: Path) -> None:
-    code = "import json; from solve2048.selfplay import play_game; r = play_game(21, depth=2); print(json.dumps([r.score, r.moves, list(r.final_board.cells)]))"
+    code = ("import json; from solve2048.selfplay import play_game; r = play_game(21, depth=2); "
+            "print(json.dumps([r.score, r.moves, list(r.final_board.cells)]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     r = play_game(21, depth=2)
     assert json.loads(out) == [r.score, r.moves, list(r.final_board.cells)]

@@ -20,7 +20,7 @@ def _symmetry(cells: list[int], s: int) -> list[int]:
     if s & 2:
         grid = grid[::-1]
     if s & 4:
-        grid = [list(col) for col in zip(*grid)]
+        grid = [list(col) for col in zip(*grid, strict=True)]
     return [v for row in grid for v in row]
 
 
