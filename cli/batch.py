@@ -22,8 +22,9 @@ from solve2048.batch import (
     run_local,
     settings_of,
 )
+from solve2048.board import Board
 from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
-from solve2048.cli.params import OUTPUT, SEED, InputError, close_quietly, settings_options
+from solve2048.cli.params import BOARD, OUTPUT, SEED, InputError, close_quietly, settings_options
 from solve2048.cli.plot import plot_option_callback, write_plot
 from solve2048.cli.stats import load_results
 from solve2048.cli.summary import summary_text
@@ -69,10 +70,11 @@ def _clock(seconds: float) -> str:
 
 
 def _settings_text(settings: ResultsKey) -> str:
-    depth, prune, tt_mb, tables, time_ms = settings
+    depth, prune, tt_mb, tables, time_ms, start = settings
     tables_text = "no tables" if tables is None else f"tables at {tables}"
     time_text = "" if time_ms is None else f", {time_ms:g} ms per move"
-    return f"depth {depth}, prune {prune}, tt-mb {tt_mb}, {tables_text}{time_text}"
+    start_text = "" if start is None else f", from {Board.parse(start).notation()}"
+    return f"depth {depth}, prune {prune}, tt-mb {tt_mb}, {tables_text}{time_text}{start_text}"
 
 
 def _scheduler_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -106,9 +108,11 @@ class WriteFailed(Exception):
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=_scheduler_callback,
               help=f"Run on a Dask distributed cluster at {ADDRESS_FORMS}, e.g. tcp://10.0.0.5:8786 "
                    "(needs the cluster extra).")
+@click.option("--start", "start", type=BOARD, default=None,
+              help="Play every game from this board instead of a new game (game i's spawns from seed SEED + i).")
 @settings_options
 def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json: bool, plot_path: str | None,
-          scheduler: str | None, settings: SearchSettings) -> None:
+          scheduler: str | None, start: Board | None, settings: SearchSettings) -> None:
     """Play many seeded games and print the statistics the field publishes.
 
     With --out, every finished game is written at once; running the same command
@@ -119,7 +123,9 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
     if seed + games - 1 > MAX_SEED:
         raise click.BadParameter("seed + games must stay below 2**64", param_hint="'--seed'")
     rows = load_results(out_path, repair=True) if out_path else []
-    batch_settings = Settings.of(settings)   # as it travels to the workers
+    if start is not None and not any(start.cells):
+        raise click.BadParameter("a game cannot start from the empty board", param_hint="'--start'")
+    batch_settings = Settings.of(settings, start)   # as it travels to the workers
     jobs = jobs or default_jobs()
     if not scheduler:
         try:  # every local worker makes a table of its own, all on this machine

@@ -20,7 +20,7 @@ except ImportError:  # Windows without the windows-curses package
 
 from solve2048.cli.params import SEED, InputError, open_tables, table_options
 from solve2048.decide import Decision, decide
-from solve2048.human_game import TILE_OVERFLOW, HumanGame
+from solve2048.human_game import HumanGame
 from solve2048.moves import Move
 from solve2048.saves import SaveStore
 from solve2048.settings import SearchSettings
@@ -37,11 +37,16 @@ LETTER_MOVES = {"w": Move.UP, "s": Move.DOWN, "d": Move.RIGHT,
 HELP = "arrows/wsd/jkl move · h hint · a autoplay · n new · q quit"
 
 # Tile colours of the original game (256-colour terminals): (background, foreground).
+# Past 2048 the original's tiles go dark; here each step of the ladder to 131072
+# is a darker grey, and the last two, which a game rarely makes, turn gold on black.
 PALETTE = {0: (250, 250), 2: (255, 238), 4: (230, 238), 8: (216, 255), 16: (209, 255),
            32: (203, 255), 64: (196, 255), 128: (229, 238), 256: (228, 238), 512: (227, 238),
-           1024: (226, 238), 2048: (220, 238)}
-# The 8-colour fallback, by curses colour number (white 7, yellow 3, red 1, magenta 5, green 2, cyan 6).
-BASIC = {0: 7, 2: 7, 4: 3, 8: 1, 16: 1, 32: 5, 64: 5, 128: 3, 256: 3, 512: 2, 1024: 2, 2048: 6}
+           1024: (226, 238), 2048: (220, 238), 4096: (239, 255), 8192: (238, 255),
+           16384: (237, 255), 32768: (236, 255), 65536: (234, 220), 131072: (232, 220)}
+# The 8-colour fallback, by curses colour number (white 7, yellow 3, red 1, magenta 5,
+# green 2, cyan 6, blue 4, black 0).
+BASIC = {0: 7, 2: 7, 4: 3, 8: 1, 16: 1, 32: 5, 64: 5, 128: 3, 256: 3, 512: 2, 1024: 2, 2048: 6,
+         4096: 4, 8192: 4, 16384: 4, 32768: 4, 65536: 0, 131072: 0}
 
 
 def move_keys() -> dict[int, Move]:
@@ -126,8 +131,7 @@ class GameScreen:
         if g.show_win_banner:
             return "You made 2048! c: continue · n: new game"
         if g.over:
-            why = f" The moves left are refused: {g.over_reason}." if g.over_reason else ""
-            return f"Game over: final score {g.score:,}.{why} n: new game · q: quit"
+            return f"Game over: final score {g.score:,}. n: new game · q: quit"
         if self.confirm_new:
             return "Start a new game? This one will be lost. y/n"
         if self.autoplay:
@@ -160,13 +164,8 @@ class GameScreen:
             self.autoplay = False
 
     def choose(self, settings: SearchSettings, values: bool) -> Decision:
-        """The solver's move for the board (see decide); a table's move that the
-        game cannot play (a table knows nothing of the 32768 limit) gives way to
-        the search's."""
-        decision = decide(self.session.board, settings, values=values)
-        if decision.from_table and decision.move is not None and self.session.blocked(decision.move):
-            decision = decide(self.session.board, settings.replace(tables=None, weights=settings.search_weights))
-        return decision
+        """The solver's move for the board: what decide says."""
+        return decide(self.session.board, settings, values=values)
 
     def hint(self) -> None:
         if self.session.over:
@@ -187,11 +186,8 @@ class GameScreen:
         self.message = f"hint: {result.best} (depth {result.depth}; {others})"
 
     def _hint_other(self, move: Move, value: float | None, best: float) -> str:
-        """A move the hint did not choose: how far behind, or why it cannot be played."""
-        if value is not None:
-            return f"{move} {value - best:+,.0f}"
-        # The search leaves out both moves that change nothing and merges of two 32768s.
-        return f"{move} makes 65536" if self.session.blocked(move) == TILE_OVERFLOW else f"{move} illegal"
+        """A move the hint did not choose: how far behind, or that it cannot be played."""
+        return f"{move} {value - best:+,.0f}" if value is not None else f"{move} illegal"
 
     def new_game(self, seed: int | None = None) -> None:
         self.session = HumanGame.new(seed if seed is not None else secrets.randbelow(1 << 32),

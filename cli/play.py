@@ -14,9 +14,11 @@ from typing import Any
 
 import click
 
+from solve2048.board import Board
 from solve2048.cli.exits import EXIT_INTERRUPTED, EXIT_WRITE_FAILED
-from solve2048.cli.params import OUTPUT, SEED, close_quietly, settings_options
+from solve2048.cli.params import BOARD, OUTPUT, SEED, close_quietly, settings_options
 from solve2048.cli.render import board_text, duration
+from solve2048.errors import InvalidArgumentError
 from solve2048.record import RecordWriter
 from solve2048.selfplay import CHUNK, Game, GameResult
 from solve2048.settings import SearchSettings
@@ -150,9 +152,11 @@ def _effort_text(r: GameResult) -> str:
                    "so the game can be followed; else 0].")
 @click.option("--fast", is_flag=True, help="Full speed on a terminal too (as --delay 0; key f while watching).")
 @click.option("--stop-at-win", is_flag=True, help="Stop once 2048 is made instead of playing on.")
+@click.option("--start", "start", type=BOARD, default=None,
+              help="Play from this board instead of a new game (the spawns still come from --seed).")
 @settings_options
 def play(seed: int | None, record_path: str | None, as_json: bool, quiet: bool, delay: int | None, fast: bool,
-         stop_at_win: bool, settings: SearchSettings) -> None:
+         stop_at_win: bool, start: Board | None, settings: SearchSettings) -> None:
     """Watch the solver play a whole game, reproducible by --seed.
 
     On a terminal the game is shown move by move at a pace that can be followed
@@ -163,7 +167,10 @@ def play(seed: int | None, record_path: str | None, as_json: bool, quiet: bool, 
         seed = secrets.randbelow(1 << 32)
         if not as_json:
             click.echo(f"seed {seed} (replay this game with --seed {seed})", err=True)
-    game = Game(seed, settings, stop_at_win=stop_at_win)
+    try:
+        game = Game(seed, settings, stop_at_win=stop_at_win, start=start)
+    except InvalidArgumentError as error:
+        raise click.BadParameter(str(error), param_hint="'--start'") from None
     view = LiveView(sys.stdout.isatty() and not quiet and not as_json)
     if delay is None:
         delay = 0 if fast or not view.enabled else WATCH_DELAY_MS
@@ -173,7 +180,7 @@ def play(seed: int | None, record_path: str | None, as_json: bool, quiet: bool, 
     writer = RecordWriter(record) if record else None
     try:
         if writer:
-            writer.start(seed, settings.depth, game.start_board.cells)
+            writer.start(seed, settings.depth, game.start_board.cells, given=game.given_start)
         with sigint_flag() as interrupt, KeyReader(view.enabled) as keys:
             if keys.enabled:
                 view.keys_help = KEYS_HELP

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from solve2048.board import Board
+
 SHOWN_RANGES = 4  # seed ranges named in full; beyond, the first and last few
 
 
@@ -33,6 +35,11 @@ def _games_detail(s: dict[str, Any]) -> str:
         parts.append("depths " + ", ".join(str(d) for d in depths))
     if s.get("seeds"):
         parts.append(seeds_text(s["seeds"]))
+    starts = s.get("starts") or []
+    if len(starts) == 1:
+        parts.append(f"from {Board.parse(starts[0]).notation()}")
+    elif starts:
+        parts.append(f"from {len(starts)} given boards")
     return f"  ({'; '.join(parts)})" if parts else ""
 
 

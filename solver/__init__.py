@@ -21,7 +21,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from solve2048.board import MAX_TILE, Board, InvalidBoardError, Spawn
 from solve2048.decide import Decision, decide
-from solve2048.engine import TileOverflowError, Weights, move_batch
+from solve2048.engine import Weights, move_batch
 from solve2048.moves import ALL_MOVES, Move
 from solve2048.search import Analysis, analyze, auto_depth, best_move
 from solve2048.selfplay import Game, GameResult, play_game
@@ -47,7 +47,6 @@ __all__ = [
     "SearchSettings",
     "Spawn",
     "TableSet",
-    "TileOverflowError",
     "Weights",
     "__version__",
     "analyze",

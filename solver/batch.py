@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from solve2048.board import Board
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, LEGACY_PRUNE, Prune, Weights, check_prune, check_tt_mb
 from solve2048.errors import InvalidArgumentError, Solve2048Error
-from solve2048.selfplay import GameResult, check_seed, play_game
+from solve2048.selfplay import Game, GameResult, check_seed
 from solve2048.settings import Depth, SearchSettings, check_depth, check_time
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, TableSet
 from solve2048.tables import load as load_tables
@@ -38,8 +39,8 @@ MAX_CHUNK = 1024
 CONNECT_SECONDS = 10
 CONNECT_GRACE = 2
 # What a results line records of its settings, as settings_of reads it: the
-# depth as text, prune, tt_mb, the tables' threshold (None: off) and time_ms.
-ResultsKey = tuple[str, Prune, float, float | None, float | None]
+# depth as text, prune, tt_mb, the tables' threshold (None: off), time_ms and the start board.
+ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None]
 
 
 @dataclass(frozen=True)
@@ -56,22 +57,25 @@ class Settings:
     table_min_prob: float = DEFAULT_MIN_PROBABILITY
     tables_count: int = 0           # how many tables the caller loaded: every worker must find as many
     weights: Weights | None = None  # None: as SearchSettings chooses beside the tables
+    start: str | None = None        # every game from this board (its hex), else a new game
 
     @classmethod
-    def of(cls, search: SearchSettings) -> Settings:
-        """The batch settings of ``search``, whose tables (if any) came from a folder."""
+    def of(cls, search: SearchSettings, start: Board | None = None) -> Settings:
+        """The batch settings of ``search``, whose tables (if any) came from a
+        folder; with ``start``, every game is played from that board."""
         tables = search.tables
         if tables is not None and tables.directory is None:
             raise InvalidArgumentError("a batch needs tables loaded from a folder (solve2048.tables.load)")
         return cls(depth=search.depth, time_ms=search.time_ms, prune=search.prune, tt_mb=search.tt_mb,
                    tables_dir=str(tables.directory) if tables is not None else None,
                    table_min_prob=tables.min_probability if tables is not None else DEFAULT_MIN_PROBABILITY,
-                   tables_count=len(tables) if tables is not None else 0, weights=search.weights)
+                   tables_count=len(tables) if tables is not None else 0, weights=search.weights,
+                   start=start.hex() if start is not None else None)
 
     @property
     def results_key(self) -> ResultsKey:
         """What ``settings_of`` reads from the lines these settings write."""
-        return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms)
+        return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms, self.start)
 
     def search_settings(self, tables: TableSet | None) -> SearchSettings:
         return SearchSettings(depth=self.depth, time_ms=self.time_ms, prune=self.prune, tt_mb=self.tt_mb,
@@ -91,6 +95,8 @@ class Settings:
         count = self.tables_count
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise InvalidArgumentError(f"expected a table count >= 0, got {self.tables_count!r}")
+        if self.start is not None and (not isinstance(self.start, str) or not any(Board.parse(self.start).cells)):
+            raise InvalidArgumentError(f"expected a start board in hex with a tile on it, got {self.start!r}")
 
     @property
     def tables_tag(self) -> float | None:
@@ -123,6 +129,7 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "tables": settings.tables_tag,
         "table_moves": result.table_moves,
         "time_ms": settings.time_ms,
+        "start": settings.start,
     }
 
 
@@ -135,13 +142,13 @@ def settings_of(row: dict[str, Any]) -> ResultsKey:
     tables or time_ms were played with the defaults of their time: prune 1e-4,
     no tables, no time limit)."""
     return (str(row.get("depth")), row.get("prune", LEGACY_PRUNE), row.get("tt_mb", DEFAULT_TT_MB),
-            row.get("tables"), row.get("time_ms"))
+            row.get("tables"), row.get("time_ms"), row.get("start"))
 
 
 def play_seeds(seeds: list[int], settings: Settings) -> list[dict[str, Any]]:
     """Plays one game per seed; the unit of work sent to a worker."""
     search = settings.search_settings(_worker_tables(settings))
-    return [game_row(play_game(seed, search), settings) for seed in seeds]
+    return [game_row(Game(seed, search, start=settings.start).run(), settings) for seed in seeds]
 
 
 _loaded_tables: dict[tuple[str, float], TableSet] = {}

@@ -1,8 +1,11 @@
 """The Board value: notation in and out, validation, moves through the C engine.
 
-A board is a 64-bit int with one 4-bit exponent per cell (0 = empty, 1 = tile 2,
-... 15 = tile 32768), cell (r, c) in nibble 4*r + c, top-left in the lowest
-nibble: the layout of nneonneo/2048-ai, so its hex boards mean the same here.
+A board is an int with one exponent (rank) per cell: 0 = empty, 1 = tile 2, ...,
+17 = tile 131072, the largest a 16-cell game can make. Bits 0-63 hold each rank
+modulo 16, cell (r, c) in nibble 4*r + c, top-left in the lowest nibble: the
+layout of nneonneo/2048-ai, so its hex boards mean the same here. Bits 64-79
+hold each cell's fifth bit (bit 64 + i for cell i), set only for 65536 and
+131072; a board below 65536 is its 64-bit board.
 """
 
 from __future__ import annotations
@@ -13,20 +16,22 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from solve2048 import engine
-from solve2048.engine import Bitboard, TileOverflowError
+from solve2048.engine import LOW_BITS, Bitboard
 from solve2048.errors import Solve2048Error
 from solve2048.moves import ALL_MOVES, Move
 
 BB_ALL: Bitboard = 0xFFFF_FFFF_FFFF_FFFF
-MAX_TILE = 32768  # 2**15, the largest exponent a 4-bit cell holds
-WIN_TILE = 2048  # RULES.md: the merge that makes it wins the game
+MAX_RANK = 17
+MAX_TILE = 1 << MAX_RANK  # 131072: no 16-cell game makes a larger tile (docs/rules.md)
+WIN_TILE = 2048  # docs/rules.md: the merge that makes it wins the game
 EMPTY_TOKENS = frozenset({"0", ".", "-", "_"})
 ROW_SEPARATORS = re.compile(r"[/|;\n]")
 CELL_SEPARATORS = re.compile(r"[\s,]+")
-HEX_BOARD = re.compile(r"0[xX][0-9a-fA-F]{1,16}")
+# 16 hex digits are the 64-bit board; up to 4 more, above them, the fifth bits.
+HEX_BOARD = re.compile(r"0[xX][0-9a-fA-F]{1,20}")
 DECIMAL = re.compile(r"[0-9]+")
 
-__all__ = ["MAX_TILE", "Board", "InvalidBoardError", "Spawn", "TileOverflowError"]
+__all__ = ["MAX_TILE", "Board", "InvalidBoardError", "Spawn"]
 
 
 class InvalidBoardError(Solve2048Error, ValueError):
@@ -53,7 +58,7 @@ def _where(index: int) -> str:
 
 
 def _exponent(value: object, index: int, source: object) -> int:
-    """Returns the 4-bit exponent of one tile value, or raises naming the cell."""
+    """Returns the exponent (rank) of one tile value, or raises naming the cell."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidBoardError(
             f"{_where(index)}: expected a tile value, got {value!r} in {_quote(source)}"
@@ -67,7 +72,7 @@ def _exponent(value: object, index: int, source: object) -> int:
         )
     if value > MAX_TILE:
         raise InvalidBoardError(
-            f"{_where(index)}: tile {value} is too large: 4-bit cells hold at most "
+            f"{_where(index)}: tile {value} is too large: no 16-cell game makes a tile past "
             f"{MAX_TILE} in {_quote(source)}"
         )
     return value.bit_length() - 1
@@ -78,8 +83,27 @@ def _pack(values: Sequence[object], source: object) -> Bitboard:
         raise InvalidBoardError(f"expected 16 cells, got {len(values)} in {_quote(source)}")
     bits = 0
     for index, value in enumerate(values):
-        bits |= _exponent(value, index, source) << (4 * index)
+        bits |= _rank_bits(_exponent(value, index, source), index)
     return bits
+
+
+def _rank_bits(rank: int, cell: int) -> Bitboard:
+    """The bits of ``rank`` on ``cell``: its low four in the cell's nibble, its fifth above bit 64."""
+    return (rank & 0xF) << (4 * cell) | (rank >> 4) << (LOW_BITS + cell)
+
+
+def _check_wide_bits(bits: int, source: object) -> Bitboard:
+    """Returns ``bits`` if every cell's rank is at most MAX_RANK, else raises naming the cell."""
+    for cell in range(16):
+        rank = _rank_of(bits, cell)
+        if rank > MAX_RANK:
+            raise InvalidBoardError(f"{_where(cell)}: rank {rank} (tile {1 << rank}) is past "
+                                    f"{MAX_TILE}, the largest tile a game can make, in {_quote(source)}")
+    return bits
+
+
+def _rank_of(bits: int, cell: int) -> int:
+    return (bits >> (4 * cell)) & 0xF | ((bits >> (LOW_BITS + cell)) & 1) << 4
 
 
 def _token_value(token: str, index: int, text: str) -> int:
@@ -161,9 +185,10 @@ class Board:
         if stripped[:2].lower() == "0x":
             if not HEX_BOARD.fullmatch(stripped):
                 raise InvalidBoardError(
-                    f"expected a hex board of 1 to 16 hex digits after 0x in {_quote(text)}"
+                    f"expected a hex board of 1 to 16 hex digits after 0x (up to 20 with the "
+                    f"fifth bits of tiles past 32768) in {_quote(text)}"
                 )
-            return int(stripped, 16)
+            return _check_wide_bits(int(stripped, 16), text)
         if stripped.startswith("["):
             return _pack(_cells_from_json(stripped, text), text)
         return _pack(_cells_from_text(stripped, text), text)
@@ -197,10 +222,11 @@ class Board:
 
     @classmethod
     def from_int(cls, bits: int) -> Board:
-        """From a 64-bit bitboard (layout in the module docstring)."""
-        if isinstance(bits, bool) or not isinstance(bits, int) or not 0 <= bits <= BB_ALL:
-            raise InvalidBoardError(f"expected a 64-bit unsigned board, got {bits!r}")
-        return cls._of(bits)
+        """From a bitboard: 64 bits, and up to 16 more for tiles past 32768
+        (layout in the module docstring)."""
+        if isinstance(bits, bool) or not isinstance(bits, int) or not 0 <= bits < 1 << (LOW_BITS + 16):
+            raise InvalidBoardError(f"expected a board of 64 bits (80 with tiles past 32768), got {bits!r}")
+        return cls._of(_check_wide_bits(bits, bits))
 
     # ---- views -------------------------------------------------------------------
 
@@ -212,7 +238,7 @@ class Board:
     @property
     def exponents(self) -> tuple[int, ...]:
         """The 16 exponents, row-major (0 = empty, 1 = tile 2, …)."""
-        return tuple((self._bits >> (4 * i)) & 0xF for i in range(16))
+        return tuple(_rank_of(self._bits, i) for i in range(16))
 
     @property
     def cells(self) -> tuple[int, ...]:
@@ -233,7 +259,13 @@ class Board:
         return engine.count_empty(self._bits)
 
     def hex(self) -> str:
-        return f"0x{self._bits:016x}"
+        """0x and 16 hex digits; 20 for a board past 32768, the top 4 its fifth bits."""
+        return f"0x{self._bits:016x}" if self._bits <= BB_ALL else f"0x{self._bits:020x}"
+
+    @property
+    def wide(self) -> bool:
+        """Whether the board holds a tile past 32768 (it needs more than 64 bits)."""
+        return self._bits > BB_ALL
 
     def notation(self) -> str:
         """One line, rows split by ' / ', empty cells as '.'."""
@@ -256,9 +288,7 @@ class Board:
     def move(self, direction: str | Move) -> tuple[Board, int]:
         """The board after sliding (no spawn) and the points gained.
 
-        An invalid move returns the same board and 0. Raises TileOverflowError
-        when the move would merge two 32768 tiles (65536 does not fit a 4-bit cell).
-        """
+        An invalid move returns the same board and 0."""
         bits, gain = engine.move(self._bits, Move.parse(direction))
         return Board._of(bits), gain
 
@@ -284,6 +314,6 @@ class Board:
         """The board with ``value`` placed on the empty ``cell``."""
         if not 0 <= cell < 16:
             raise InvalidBoardError(f"expected a cell 0..15, got {cell!r}")
-        if (self._bits >> (4 * cell)) & 0xF:
+        if _rank_of(self._bits, cell):
             raise InvalidBoardError(f"{_where(cell)} is not empty in {self!r}")
-        return Board._of(self._bits | _exponent(value, cell, value) << (4 * cell))
+        return Board._of(self._bits | _rank_bits(_exponent(value, cell, value), cell))

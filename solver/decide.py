@@ -62,7 +62,7 @@ def decide(board: Board | str, settings: SearchSettings | None = None, *, values
     without, a trusted table's move is returned unsearched, as in a game."""
     position = as_board(board)
     settings = SearchSettings.of(settings, **fields)
-    legal = bool(position.legal_moves())
+    legal = position.legal_moves()
     table = settings.tables.probe(position) if settings.tables and legal else None
     trusted = table if table is not None and table.trusted else None
     analysis = None
@@ -72,6 +72,11 @@ def decide(board: Board | str, settings: SearchSettings | None = None, *, values
         move, source = trusted.move, "table"
     elif analysis is not None and analysis.best is not None:
         move, source = analysis.best, "search"
+    elif legal:
+        # The board's 64-bit copy lost a merge (a board holding every rank, see
+        # s2048_downgrade) and shows no move where the board has one: the
+        # board's first legal move, as the C game loop plays it.
+        move, source = legal[0], "search"
     else:
         move, source = None, None
     return Decision(position, move, source, analysis, table, settings.heuristic)  # type: ignore[arg-type]

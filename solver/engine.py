@@ -10,13 +10,13 @@ import math
 import os
 import threading
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 # Re-exported: the other modules take ffi and lib from here, so that
 # s2048_init below has run before their first C call.
 from solve2048._engine import ffi as ffi
 from solve2048._engine import lib as lib
-from solve2048.errors import InvalidArgumentError, OutOfMemoryError, Solve2048Error
+from solve2048.errors import InvalidArgumentError, OutOfMemoryError
 from solve2048.moves import Move
 
 if TYPE_CHECKING:
@@ -92,40 +92,79 @@ def engine_prune(prune: Prune) -> float:
     return -1.0 if check_prune(prune) == PRUNE_AUTO else float(prune)
 
 
-class TileOverflowError(Solve2048Error, OverflowError):
-    """A move would merge two 32768 tiles into 65536, which a 4-bit cell cannot hold."""
-
-
 # ---- rules -----------------------------------------------------------------
 
 
+# A board of the whole ladder is one int: the 64-bit board of ranks modulo 16
+# (one nibble a cell, see board.h) and, from bit 64 up, the 16-bit word of each
+# cell's fifth bit (csrc/ladder.c). Below 65536 the word is 0 and the int is
+# the 64-bit board itself; those boards keep the 64-bit fast paths.
+LOW_BITS = 64
+LOW_MASK = (1 << LOW_BITS) - 1
+
+
+def split(board: Bitboard) -> tuple[int, int]:
+    """(the 64-bit board of ranks modulo 16, the word of fifth bits)."""
+    return board & LOW_MASK, board >> LOW_BITS
+
+
+def join(low: int, high: int) -> Bitboard:
+    return low | high << LOW_BITS
+
+
 def move(board: Bitboard, direction: int) -> tuple[Bitboard, int]:
-    """Returns (board after the slide, points gained); raises TileOverflowError."""
-    if lib.s2048_move_overflows(board, direction):
-        raise TileOverflowError(
-            "this move would merge two 32768 tiles into 65536, "
-            "and a 4-bit cell holds at most 32768"
-        )
-    return int(lib.s2048_move(board, direction)), int(lib.s2048_move_gain(board, direction))
+    """Returns (board after the slide, points gained), tiles past 32768 included."""
+    low, high = split(board)
+    if not high and not lib.s2048_move_overflows(low, direction):
+        return int(lib.s2048_move(low, direction)), int(lib.s2048_move_gain(low, direction))
+    out_low, out_high, gain = ffi.new("uint64_t *"), ffi.new("uint16_t *"), ffi.new("uint32_t *")
+    if lib.s2048_wide_move(low, high, direction, out_low, out_high, gain) < 0:
+        raise InvalidArgumentError("this move would make a tile past 131072, which no 16-cell game holds")
+    return join(int(out_low[0]), int(out_high[0])), int(gain[0])
 
 
 def legal_mask(board: Bitboard) -> int:
-    return int(lib.s2048_legal_mask(board))
+    low, high = split(board)
+    return int(lib.s2048_wide_legal_mask(low, high))
 
 
 def is_game_over(board: Bitboard) -> bool:
-    return bool(lib.s2048_is_game_over(board))
+    low, high = split(board)
+    return bool(lib.s2048_wide_is_game_over(low, high))
 
 
 def count_empty(board: Bitboard) -> int:
-    return int(lib.s2048_count_empty(board))
+    low, high = split(board)
+    return int(lib.s2048_wide_count_empty(low, high))
+
+
+def downgrade(board: Bitboard) -> tuple[Bitboard, bool]:
+    """The 64-bit copy the search and the tables play on (the board itself below
+    65536), and whether it is lossless: whether it keeps every merge without
+    taking out the spawn ranks (see s2048_downgrade in csrc/ladder.c)."""
+    low, high = split(board)
+    lossless = _flag()
+    copy = int(lib.s2048_downgrade(low, high, lossless))
+    return copy, bool(lossless[0])
+
+
+def _flag() -> Any:
+    """This thread's int out-parameter (one allocation a thread, not one a call)."""
+    flag = getattr(_local_flags, "flag", None)
+    if flag is None:
+        flag = _local_flags.flag = ffi.new("int *")
+    return flag
+
+
+_local_flags = threading.local()
 
 
 def move_batch(boards: npt.ArrayLike, direction: int | str) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint32]]:
     """Moves every board of a uint64 array in one C call: (boards, gains as uint32).
 
-    Raises TileOverflowError if any board's move would merge two 32768 tiles.
-    """
+    The array holds 64-bit boards, so a move that merges two 32768 tiles into
+    65536, which needs a fifth bit, is refused: InvalidArgumentError names the
+    first such board (``Board.move`` plays it)."""
     # numpy is imported here, not at module load: its import starts BLAS threads
     # that the search and the CLI have no use for.
     import numpy as np
@@ -142,9 +181,9 @@ def move_batch(boards: npt.ArrayLike, direction: int | str) -> tuple[npt.NDArray
         ffi.from_buffer("uint32_t[]", gains),
     )
     if first >= 0:
-        raise TileOverflowError(
-            f"board at flat index {first} would merge two 32768 tiles into 65536, "
-            "and a 4-bit cell holds at most 32768"
+        raise InvalidArgumentError(
+            f"board {first} (flat index) would merge two 32768 tiles into 65536, which a 64-bit "
+            "board cannot hold; move it with Board.move"
         )
     return out, gains
 

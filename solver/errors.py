@@ -2,9 +2,8 @@
 
 Each also derives from the built-in error a caller would expect, so code that
 catches ValueError or MemoryError keeps working. The errors of one concern live
-beside it and derive from these: InvalidBoardError (board), TileOverflowError
-(engine), RecordError (record), ResultsFileError (results), TableError
-(tables), BatchError (batch).
+beside it and derive from these: InvalidBoardError (board), RecordError
+(record), ResultsFileError (results), TableError (tables), BatchError (batch).
 """
 
 from __future__ import annotations

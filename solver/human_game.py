@@ -11,18 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from solve2048.board import WIN_TILE, Board, InvalidBoardError, TileOverflowError
+from solve2048.board import WIN_TILE, Board, InvalidBoardError
 from solve2048.errors import InvalidArgumentError
 from solve2048.moves import Move
 from solve2048.rng import MASK64, MAX_SEED, Rng
 
 SAVE_VERSION = 1
-# No game comes near this (scores stay below 4 million while tiles stop at 32768);
+# No game comes near this (a game ends below 4 million points);
 # a save beyond it is corrupt, and the screen could not show it on one line.
 MAX_COUNT = 2**53
 # Why a move is refused (HumanGame.blocked).
 NOTHING_MOVES = "does not move anything"
-TILE_OVERFLOW = "merging two 32768 tiles makes 65536, beyond what this version can hold"
 
 
 @dataclass
@@ -50,31 +49,14 @@ class HumanGame:
         return cls(board=board, rng=rng, seed=seed, best_score=best_score)
 
     def blocked(self, direction: str | Move) -> str | None:
-        """Why ``direction`` cannot be played now (NOTHING_MOVES or TILE_OVERFLOW),
-        or None when it can."""
-        try:
-            after, _ = self.board.move(direction)
-        except TileOverflowError:
-            return TILE_OVERFLOW
+        """Why ``direction`` cannot be played now (NOTHING_MOVES), or None when it can."""
+        after, _ = self.board.move(direction)
         return NOTHING_MOVES if after == self.board else None
-
-    def playable_moves(self) -> list[Move]:
-        """The board's legal moves less those that would merge two 32768 tiles:
-        Board.legal_moves counts those as legal, but 65536 does not fit a cell."""
-        return [m for m in self.board.legal_moves() if self.blocked(m) is None]
 
     @property
     def over(self) -> bool:
-        """Lost (Board.is_game_over), or every move left would make 65536: the
-        game cannot go on, so it ends as a lost one does (its save is cleared)."""
-        return self.board.is_game_over() or not self.playable_moves()
-
-    @property
-    def over_reason(self) -> str | None:
-        """Why the game is over when it is not an ordinary loss (TILE_OVERFLOW), else None."""
-        if not self.over or self.board.is_game_over():
-            return None
-        return TILE_OVERFLOW
+        """Lost: no valid move (Board.is_game_over)."""
+        return self.board.is_game_over()
 
     @property
     def in_progress(self) -> bool:
@@ -85,8 +67,7 @@ class HumanGame:
         return self.won and not self.win_shown
 
     def move(self, direction: str | Move) -> bool:
-        """Plays a move. Returns False, changing nothing, when it cannot be played:
-        it moves nothing, or it would merge two 32768 tiles (``blocked`` says which)."""
+        """Plays a move. Returns False, changing nothing, when it moves nothing."""
         if self.blocked(direction) is not None:
             return False
         after, gain = self.board.move(direction)

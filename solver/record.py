@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from solve2048 import reference
-from solve2048.board import WIN_TILE
+from solve2048.board import WIN_TILE, Board, InvalidBoardError
 from solve2048.engine import MAX_DEPTH
 from solve2048.errors import Solve2048Error
 from solve2048.rng import MAX_SEED, Rng
@@ -69,8 +69,13 @@ class RecordWriter:
     def _write(self, obj: dict[str, Any]) -> None:
         self._stream.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
 
-    def start(self, seed: int | None, depth: int | str, cells: Iterable[int]) -> None:
-        self._write({"type": "start", "seed": seed, "depth": depth, "board": list(cells)})
+    def start(self, seed: int | None, depth: int | str | None, cells: Iterable[int],
+              given: bool = False) -> None:
+        """The start line; ``given`` marks a game played from a given board (play --start)."""
+        line: dict[str, Any] = {"type": "start", "seed": seed, "depth": depth, "board": list(cells)}
+        if given:
+            line["given"] = True
+        self._write(line)
         self._stream.flush()
 
     def moves(self, steps: Iterable[Step]) -> None:
@@ -199,10 +204,23 @@ def _parse_line(text: str, line: int) -> dict[str, Any]:
 
 
 def _start_board(obj: dict[str, Any], line: int) -> list[int]:
+    """The start board: a new game's two tiles of 2 or 4, or, when the line says
+    ``"given": true`` (play --start), any board a game can hold."""
     cells = obj.get("board")
     if not isinstance(cells, list) or len(cells) != 16:
         raise RecordError(line, "start board must be a list of 16 tile values")
     cells = [_int(v, line, "a tile") for v in cells]
+    given = obj.get("given", False)
+    if not isinstance(given, bool):
+        raise RecordError(line, f"given must be true or false, got {_show(given)}")
+    if given:
+        try:
+            Board.from_cells(cells)
+        except InvalidBoardError as error:
+            raise RecordError(line, f"start board: {error}") from None
+        if not any(cells):
+            raise RecordError(line, "a game cannot start from the empty board")
+        return cells
     tiles = [v for v in cells if v]
     if len(tiles) != 2 or any(v not in (2, 4) for v in tiles):
         raise RecordError(line, f"a game starts with two tiles of 2 or 4, got {_show(tiles)}")
@@ -255,7 +273,8 @@ def replay(lines: Iterable[str]) -> Replay:
             seed, depth = _seed(obj, number), _depth(obj, number)
             if seed is not None:
                 seed_check = _SeedCheck(seed)
-                seed_check.start(cells, number)
+                if not obj.get("given"):  # a given board was not dealt: only its spawns are drawn
+                    seed_check.start(cells, number)
             continue
         if kind == "start":
             raise RecordError(number, "a second start line")

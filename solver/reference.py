@@ -83,3 +83,30 @@ def is_game_over(cells: Sequence[int]) -> bool:
             if r < 3 and cells[4 * (r + 1) + c] == v:
                 return False
     return True
+
+
+def downgrade(cells: Sequence[int]) -> tuple[list[int], bool]:
+    """The board the search plays on, as csrc/ladder.c's s2048_downgrade makes it:
+    the board itself when its tiles fit a 4-bit cell and at most one is 32768;
+    else the board with absent tile values taken out, nearest below the largest
+    first (2 and 4, which spawns make, last), and the values above each moved
+    down one step, until the largest is at most 32768, and at most 16384 when
+    two tiles hold it. Returns the board and whether that was possible without
+    taking out 2 or 4 (lossless)."""
+    ranks = [v.bit_length() - 1 if v else 0 for v in cells]
+    top = max(ranks)
+    if top < 15 or (top == 15 and ranks.count(15) < 2):
+        return list(cells), True
+    need = top - 15 + (ranks.count(top) >= 2)
+    present = set(ranks)
+    removed: set[int] = set()
+    for rank in [*range(top - 1, 2, -1), 2, 1]:
+        if need and rank not in present:
+            removed.add(rank)
+            need -= 1
+    lossless = not need and not removed & {1, 2}
+    out = []
+    for rank in ranks:
+        moved = rank - sum(1 for r in removed if r < rank) if rank else 0
+        out.append(1 << min(moved, 15) if moved else 0)
+    return out, lossless

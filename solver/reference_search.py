@@ -16,9 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solve2048 import reference
-from solve2048.board import MAX_TILE
 from solve2048.engine import Prune, Weights, prune_threshold
 from solve2048.errors import InvalidArgumentError
+
+# The search plays on the board's 64-bit copy (reference.downgrade), whose
+# cells hold tiles up to 32768: a merge of two of them is not played there.
+CELL_MAX_TILE = 32768
 
 
 def _rank(value: int) -> int:
@@ -118,9 +121,9 @@ class _Search:
 
     def playable(self, cells: list[int], direction: str) -> list[int] | None:
         """The board after the move, or None when the search may not play it:
-        it changes nothing, or it would make 65536, which the C board cannot hold."""
+        it changes nothing, or it would make 65536, which the copy cannot hold."""
         after, _ = reference.move(cells, direction)
-        if after == cells or max(after) > MAX_TILE:
+        if after == cells or max(after) > CELL_MAX_TILE:
             return None
         return after
 
@@ -161,12 +164,12 @@ def expectimax(
     cells: Sequence[int], depth: int, prune: Prune = 1e-4, weights: Weights = Weights()
 ) -> OracleResult:
     """The value of every direction at this depth (>= 1), as the C search computes it
-    with its transposition table off."""
+    with its transposition table off, on the board's 64-bit copy as it does."""
     if depth < 1:
         raise InvalidArgumentError(f"expected depth >= 1, got {depth}")
     search = _Search(weights, prune_threshold(prune, depth))
     search.nodes = 1  # the root
-    board = list(cells)
+    board, _ = reference.downgrade(cells)
     values: dict[str, float | None] = {}
     for direction in reference.DIRECTIONS:
         after = search.playable(board, direction)

@@ -17,6 +17,7 @@ import stat
 from dataclasses import dataclass
 from typing import IO, Any
 
+from solve2048.board import Board, InvalidBoardError
 from solve2048.engine import MAX_DEPTH, check_prune
 from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.rng import MAX_SEED
@@ -24,7 +25,7 @@ from solve2048.settings import MAX_TIME_MS, check_depth
 
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
-          "prune", "tt_mb", "tables", "table_moves", "time_ms")
+          "prune", "tt_mb", "tables", "table_moves", "time_ms", "start")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -118,6 +119,24 @@ def _check_score_and_moves(row: dict[str, Any]) -> None:
                          f"moves whose largest tile is {max_tile:,} can score")
 
 
+def _check_from_start(row: dict[str, Any]) -> None:
+    """A game from a given board (batch --start): the board is one, its largest
+    tile at most max_tile, and the score a whole multiple of 4."""
+    try:
+        start = Board.parse(row["start"]) if isinstance(row["start"], str) else None
+    except InvalidBoardError:
+        start = None
+    if start is None:
+        raise InvalidArgumentError(f"start {row['start']!r} is not a board in hex notation")
+    max_tile = _whole(row, "max_tile")
+    _exponent(max_tile)
+    if max_tile < start.max_tile:
+        raise InvalidArgumentError(f"max_tile {max_tile:,} is below the start board's {start.max_tile:,}")
+    _whole(row, "moves")
+    if _whole(row, "score") % 4:
+        raise InvalidArgumentError(f"score {row['score']:,} is not a multiple of 4 (every merge scores 4 or more)")
+
+
 def _check_win(row: dict[str, Any]) -> None:
     reached = row["max_tile"] >= WIN_TILE
     won, won_at = row.get("won"), row.get("won_at_move")
@@ -162,9 +181,12 @@ def check_game(row: object) -> dict[str, Any]:
     if not isinstance(row, dict):
         raise InvalidArgumentError(f"a game result is a JSON object, not {type(row).__name__}")
     _whole(row, "seed", 0, MAX_SEED)
-    _check_score_and_moves(row)
+    if row.get("start") is None:
+        _check_score_and_moves(row)
+        _check_win(row)
+    else:  # a game from a given board: the bounds of a game from two tiles do not hold
+        _check_from_start(row)
     _real(row, "seconds", 0)
-    _check_win(row)
     _check_settings(row)
     return row
 

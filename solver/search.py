@@ -51,7 +51,7 @@ class Analysis:
 def auto_depth(board: Board | str) -> int:
     """The depth that "auto" means for this board: 2 up to 6 distinct tiles, 3 up
     to 8, 4 up to 10, 5 beyond; one more (at most 6) with 3 or fewer empty cells."""
-    return engine.auto_depth(int(as_board(board)))
+    return engine.auto_depth(engine.downgrade(int(as_board(board)))[0])
 
 
 def as_board(board: Board | str | int) -> Board:
@@ -81,7 +81,7 @@ def analyze(board: Board | str, settings: SearchSettings | None = None, *,
     settings = SearchSettings.of(settings, **fields)
     searcher = searcher or engine.thread_searcher(settings.tt_mb)
     raw = searcher.analyze(
-        int(position),
+        engine.downgrade(int(position))[0],  # the board itself below 65536 (csrc/ladder.c)
         depth=settings.engine_depth,
         time_ms=settings.engine_time_ms,
         prune=settings.prune,

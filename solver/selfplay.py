@@ -88,9 +88,12 @@ class Game:
     """A game the solver plays from ``seed``; call ``advance`` or ``run``."""
 
     def __init__(self, seed: int, settings: SearchSettings | None = None, *, stop_at_win: bool = False,
-                 searcher: engine.Searcher | None = None, **fields: Any) -> None:
+                 searcher: engine.Searcher | None = None, start: Board | str | None = None,
+                 **fields: Any) -> None:
         """``settings`` (or a SearchSettings made of ``fields``: ``depth=3``)
-        say how every move is chosen, as ``decide`` would choose it."""
+        say how every move is chosen, as ``decide`` would choose it. The game
+        starts with two spawns on the empty board, or from ``start``; every
+        spawn comes from ``seed``'s generator."""
         self.seed = check_seed(seed)
         self.settings = SearchSettings.of(settings, **fields)
         self.tables = self.settings.tables
@@ -100,8 +103,15 @@ class Game:
         self._evaluator = engine.evaluator(self.settings.search_weights)
         self._searcher = searcher or engine.thread_searcher(self.settings.tt_mb)
         self._state = ffi.new("s2048_game *")
-        lib.s2048_game_new(self._state, self.seed)
-        self.start_board = Board.from_int(self._state.board)
+        if start is None:
+            lib.s2048_game_new(self._state, self.seed)
+        else:
+            given = start if isinstance(start, Board) else Board.parse(start)
+            if not any(given.cells):
+                raise InvalidArgumentError("a game cannot start from the empty board: no move changes it")
+            lib.s2048_game_start(self._state, self.seed, *engine.split(int(given)))
+        self.given_start = start is not None
+        self.start_board = self.board
         self._buffer = ffi.new("s2048_step[]", CHUNK)
         self.seconds = 0.0
 
@@ -109,7 +119,7 @@ class Game:
 
     @property
     def board(self) -> Board:
-        return Board.from_int(self._state.board)
+        return Board.from_int(engine.join(self._state.board, self._state.high))
 
     @property
     def score(self) -> int:
@@ -163,7 +173,7 @@ class Game:
     @staticmethod
     def _step(raw: Any) -> Step:  # an s2048_step (cffi cdata)
         return Step(Move(raw.dir), raw.gain, raw.spawn_cell, raw.spawn_value,
-                    Board.from_int(raw.board), raw.depth, bool(raw.from_table))
+                    Board.from_int(engine.join(raw.board, raw.high)), raw.depth, bool(raw.from_table))
 
     def run(self) -> GameResult:
         """Plays to the end and returns the result."""

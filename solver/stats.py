@@ -90,6 +90,8 @@ def summarize(rows: Sequence[dict[str, Any]], depth: object = None, seed: object
         "seed": seed,
         "seeds": seeds,
         "depths": depths,
+        # The boards games were played from (batch --start), hex; [] for new games.
+        "starts": sorted({str(r["start"]) for r in rows if r.get("start") is not None}),
         "score": {
             "mean": statistics.fmean(scores) if n else 0.0,
             "median": statistics.median(scores) if n else 0.0,

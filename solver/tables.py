@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from solve2048 import engine
 from solve2048.board import Board
 from solve2048.engine import Weights, ffi, lib
 from solve2048.errors import InvalidArgumentError, OutOfMemoryError, Solve2048Error
@@ -292,7 +293,8 @@ class TableSet:
     def probe(self, board: Board | int) -> TableMove | None:
         """The best covering table's move and probability, whatever the threshold; None if none covers it."""
         raw = ffi.new("s2048_probe *")
-        if not lib.s2048_tables_probe(self.handle, int(board), raw):
+        copy, _ = engine.downgrade(int(board))  # tables see the board's 64-bit copy, as the game loop does
+        if not lib.s2048_tables_probe(self.handle, copy, raw):
             return None
         return TableMove(Move(raw.dir), float(raw.probability), TableSpec(raw.frozen, raw.goal, raw.shape),
                          bool(raw.trusted))

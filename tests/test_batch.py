@@ -30,13 +30,14 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     result = invoke("-n", "12", "-d", "1", "-s", "100", "-j", "2", "-o", str(out), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"games", "depth", "seed", "seeds", "depths", "score", "reach", "reach_ci", "moves",
-                         "seconds", "moves_per_second", "table_move_share"}
+    assert set(data) == {"games", "depth", "seed", "seeds", "depths", "starts", "score", "reach", "reach_ci",
+                         "moves", "seconds", "moves_per_second", "table_move_share"}
+    assert data["starts"] == []
     assert data["seeds"] == [[100, 111]] and data["depths"] == [1] and data["seed"] == 100
     assert set(data["score"]) == {"mean", "median", "std", "min", "max"}
     rows = load(str(out)).rows
     assert set(rows[0]) == {"seed", "depth", "score", "max_tile", "moves", "won", "won_at_move",
-                            "seconds", "prune", "tt_mb", "tables", "table_moves", "time_ms"}
+                            "seconds", "prune", "tt_mb", "tables", "table_moves", "time_ms", "start"}
     assert sorted(r["seed"] for r in rows) == list(range(100, 112))
     # Game i of the batch is the game `play --seed S+i` plays.
     alone = play_game(105, depth=1)

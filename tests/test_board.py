@@ -79,14 +79,15 @@ BAD = [
     (". 6 . . . . . . . . . . . . . .", "row 1, column 2: 6 is not a tile"),
     (". . -2 . . . . . . . . . . . . .", "row 1, column 3: '-2' is not a tile"),
     (". . . abc . . . . . . . . . . . .", "row 1, column 4: 'abc' is not a tile"),
-    (". . . . 65536 . . . . . . . . . . .", "tile 65536 is too large: 4-bit cells hold at most 32768"),
+    (". . . . 262144 . . . . . . . . . . .", "tile 262144 is too large: no 16-cell game makes a tile past 131072"),
     ("[2, 4]", "expected 16 cells, got 2"),
     ("[[2,4,0,0],[0,0,0]]", "expected 4 rows, got 2"),
     ("[[2,4,0,0],[0,0,0],[0,0,0,0],[0,0,0,0]]", "row 2: expected 4 cells, got 3"),
     ("[2, 4, 0", "malformed array"),
     ("[2.5,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]", "expected a tile value, got 2.5"),
     ('{"a": 1}', "expected 16 cells, got 2"),
-    ("0x1234567890abcdef0", "expected a hex board of 1 to 16 hex digits"),
+    ("0x1234567890abcdef012345", "expected a hex board of 1 to 16 hex digits after 0x (up to 20"),
+    ("0x51234567890abcdef", "rank 31 (tile 2147483648) is past 131072"),  # a fifth bit over the nibble f
     ("0xg", "expected a hex board of 1 to 16 hex digits"),
 ]
 
@@ -104,12 +105,13 @@ def test_bad_values_from_python() -> None:
     with pytest.raises(InvalidBoardError, match="expected 16 cells, got 15"):
         Board.from_cells([0] * 15)
     with pytest.raises(InvalidBoardError, match="too large"):
-        Board.from_cells([65536] + [0] * 15)
+        Board.from_cells([262144] + [0] * 15)
     with pytest.raises(InvalidBoardError, match="expected 4 rows of 4"):
         Board.from_rows([[0] * 4] * 3)
-    with pytest.raises(InvalidBoardError, match="64-bit"):
-        Board.from_int(1 << 64)
-    with pytest.raises(InvalidBoardError, match="64-bit"):
+    assert Board.from_int(1 << 64).cells[0] == 65536  # bit 64: cell 0's fifth bit
+    with pytest.raises(InvalidBoardError, match="64 bits"):
+        Board.from_int(1 << 80)
+    with pytest.raises(InvalidBoardError, match="64 bits"):
         Board.from_int(-1)
     with pytest.raises(InvalidBoardError, match="not empty"):
         Board.from_cells(CELLS).with_tile(0, 2)

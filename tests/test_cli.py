@@ -93,7 +93,7 @@ def test_hint_game_over_exits_1() -> None:
 @pytest.mark.parametrize("args, message", [
     (["hint", "2 3 4"], "expected 16 cells, got 3"),
     (["hint", "2 4 . . / . . 3 . / . . . . / . . . ."], "row 2, column 3: 3 is not a tile"),
-    (["hint", ". . . . 65536 . . . . . . . . . . ."], "at most 32768"),
+    (["hint", ". . . . 262144 . . . . . . . . . . ."], "past 131072"),
     (["hint", BOARD, "--depth", "0"], "expected 'auto' or a depth from 1 to 16"),
     (["hint", BOARD, "--depth", "99"], "expected 'auto' or a depth from 1 to 16"),
     (["hint", BOARD, "--depth", "deep"], "expected 'auto' or a depth from 1 to 16"),

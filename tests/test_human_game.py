@@ -10,7 +10,7 @@ from pathlib import Path
 from helpers import ALMOST_LOST, ALMOST_WON
 
 from solve2048 import Board, analyze, reference
-from solve2048.human_game import NOTHING_MOVES, TILE_OVERFLOW, HumanGame
+from solve2048.human_game import NOTHING_MOVES, HumanGame
 from solve2048.moves import Move
 from solve2048.saves import SaveStore, atomic_write
 
@@ -112,56 +112,43 @@ def test_atomic_write_replaces_whole_files(tmp_path: Path) -> None:
     assert [p.name for p in path.parent.iterdir()] == ["f.json"]  # no temp files left
 
 
-# Two 32768s side by side: left and right would make 65536, up and down move the 2.
+# Two 32768s side by side: left and right make 65536, up and down move the 2.
 TWO_MAXED = "32768 32768 . . / . . . . / . . . . / . . . 2"
 # Full, and the only moves that change it merge the two 32768s.
-ONLY_OVERFLOW_LEFT = "32768 32768 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 2"
+ONLY_MERGE_LEFT = "32768 32768 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 2"
 
 
-def test_a_merge_of_two_32768s_is_refused_and_changes_nothing() -> None:
+def test_two_32768s_merge_into_65536_as_the_rules_say() -> None:
     s = session_on(TWO_MAXED)
-    before = s.to_json()
-    for direction in ("left", "right"):
-        assert s.blocked(direction) == TILE_OVERFLOW
-        assert s.move(direction) is False
-        assert s.to_json() == before  # board, score, moves and generator untouched
-    assert s.blocked("up") is None and s.playable_moves() == [Move.UP, Move.DOWN]
-    assert not s.over and s.over_reason is None
-    assert s.move("up") is True and s.moves == 1
+    assert s.blocked("left") is None and s.board.legal_moves() == list(Move)
+    assert s.move("left") is True
+    assert s.board.max_tile == 65536 and s.score == 65536 and s.moves == 1
 
 
-def test_game_is_over_when_every_move_left_makes_65536(tmp_path: Path) -> None:
-    s = session_on(ONLY_OVERFLOW_LEFT)
-    # The board itself counts the merges as moves; the session cannot play them.
-    assert s.board.legal_moves() == [Move.LEFT, Move.RIGHT] and not s.board.is_game_over()
-    assert s.playable_moves() == [] and s.over and s.over_reason == TILE_OVERFLOW
-    assert not s.in_progress
-    assert s.move("left") is False and s.blocked("up") == NOTHING_MOVES
+def test_a_full_board_whose_only_move_makes_65536_is_not_over(tmp_path: Path) -> None:
+    s = session_on(ONLY_MERGE_LEFT)
+    assert s.board.legal_moves() == [Move.LEFT, Move.RIGHT] and not s.over
+    assert s.blocked("up") == NOTHING_MOVES and s.move("up") is False
     store = SaveStore(tmp_path)
-    store.game_path.parent.mkdir(parents=True, exist_ok=True)
-    store.game_path.write_text(json.dumps(s.to_json()))
-    store.save(s)  # saved like a lost game: cleared, best score kept
-    assert not store.game_path.exists() and store.best_path.exists()
-
-
-def test_an_ordinary_loss_has_no_special_reason() -> None:
-    s = session_on(ALMOST_LOST)
-    assert s.move("left") and s.over and s.over_reason is None
-
-
-def test_the_search_never_proposes_a_merge_of_two_32768s() -> None:
-    live = analyze(Board.parse(TWO_MAXED), depth=2)
-    assert live.best in (Move.UP, Move.DOWN)
-    assert live.values[Move.LEFT] is None and live.values[Move.RIGHT] is None
-    assert analyze(Board.parse(ONLY_OVERFLOW_LEFT), depth=2).best is None
-
-
-def test_a_save_with_two_32768s_side_by_side_restores(tmp_path: Path) -> None:
-    store = SaveStore(tmp_path)
-    store.save(session_on(TWO_MAXED))
+    store.save(s)  # a game in progress: kept
     restored, warning = store.load_game(0)
-    assert warning is None and restored is not None and restored.board == Board.parse(TWO_MAXED)
-    assert restored.move("left") is False and restored.move("down") is True
+    assert warning is None and restored is not None and restored.board == s.board
+    assert s.move("right") and s.board.max_tile == 65536
+
+
+def test_the_search_proposes_the_merge_that_makes_65536() -> None:
+    assert analyze(Board.parse(ONLY_MERGE_LEFT), depth=2).best in (Move.LEFT, Move.RIGHT)
+    live = analyze(Board.parse(TWO_MAXED), depth=2)
+    assert all(live.values[m] is not None for m in Move)
+
+
+def test_a_save_past_32768_restores_and_plays_on(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path)
+    s = session_on("131072 65536 32768 16384 / . . . . / . . . . / . . . 2")
+    store.save(s)
+    restored, warning = store.load_game(0)
+    assert warning is None and restored is not None and restored.board == s.board
+    assert restored.move("down") is True
 
 
 def test_saves_with_impossible_numbers_or_boards_are_set_aside(tmp_path: Path) -> None:

@@ -117,12 +117,27 @@ def test_tiny_cache_still_gives_same_values() -> None:
         assert a.values == b.values
 
 
-def test_overflowing_merge_is_not_played_by_search() -> None:
+def test_a_merge_of_two_32768s_is_searched_on_the_boards_copy() -> None:
+    # Left and right make 65536: the search plays them on its 64-bit copy, and
+    # the oracle (on the same copy, reference.downgrade) gives the same values.
     board = Board.parse("32768 32768 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 2")
-    result = analyze(board, depth=2, searcher=NO_CACHE)
-    assert result.values[Move.LEFT] is None and result.values[Move.RIGHT] is None
-    assert result.best is None
-    assert expectimax(list(board.cells), 2).values["left"] is None
+    result = analyze(board, depth=2, prune=0.0, searcher=NO_CACHE)
+    assert result.best in (Move.LEFT, Move.RIGHT)
+    assert result.values[Move.UP] is None and result.values[Move.DOWN] is None
+    oracle = expectimax(list(board.cells), 2, prune=0.0)
+    assert {str(m): v for m, v in result.values.items()} == oracle.values
+    assert result.nodes == oracle.nodes
+
+
+def test_the_search_on_boards_past_32768_matches_the_oracle() -> None:
+    for text in ("65536 32768 16384 . / 8192 4096 2 . / . . . . / . . . 2",
+                 "131072 65536 32768 32768 / 2 4 8 16 / . . . . / . . . .",
+                 "65536 65536 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 ."):
+        board = Board.parse(text)
+        result = analyze(board, depth=2, prune=0.0, searcher=NO_CACHE)
+        oracle = expectimax(list(board.cells), 2, prune=0.0)
+        assert {str(m): v for m, v in result.values.items()} == oracle.values, text
+        assert result.nodes == oracle.nodes
 
 
 def test_reuse_deeper_is_deterministic_and_uses_the_table_more() -> None:

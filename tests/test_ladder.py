@@ -1,0 +1,169 @@
+"""The whole ladder: tiles past 32768, up to 131072, in the rules, the notation,
+the search's 64-bit copy and whole games (csrc/ladder.c, docs/rules.md)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solve2048 import Board, Game, InvalidBoardError, SearchSettings, decide, move_batch, reference
+from solve2048.engine import downgrade, legal_mask
+from solve2048.errors import InvalidArgumentError
+from solve2048.human_game import HumanGame
+from solve2048.moves import ALL_MOVES
+from solve2048.record import replay
+
+# Known answers from the rules: merge order and one merge per tile hold past 32768.
+KNOWN = [
+    ("32768 32768 32768 32768 / . . . . / . . . . / . . . .", "left",
+     "65536 65536 . . / . . . . / . . . . / . . . .", 131072),
+    ("32768 32768 32768 . / . . . . / . . . . / . . . .", "left",
+     "65536 32768 . . / . . . . / . . . . / . . . .", 65536),
+    ("32768 32768 32768 . / . . . . / . . . . / . . . .", "right",
+     ". . 32768 65536 / . . . . / . . . . / . . . .", 65536),
+    ("65536 65536 . . / . . . . / . . . . / . . . .", "left",
+     "131072 . . . / . . . . / . . . . / . . . .", 131072),
+    ("65536 . . . / 65536 . . . / 4 . . . / 4 . . .", "up",
+     "131072 . . . / 8 . . . / . . . . / . . . .", 131080),
+    ("131072 65536 32768 32768 / . . . . / . . . . / . . . .", "left",
+     "131072 65536 65536 . / . . . . / . . . . / . . . .", 65536),
+    ("2 65536 . 65536 / . . . . / . . . . / . . . .", "right",
+     ". . 2 131072 / . . . . / . . . . / . . . .", 131072),
+]
+
+
+@pytest.mark.parametrize("before, direction, after, gain", KNOWN)
+def test_known_answers_past_32768_in_c_and_in_the_oracle(before: str, direction: str, after: str,
+                                                         gain: int) -> None:
+    board = Board(before)
+    assert board.move(direction) == (Board(after), gain)
+    assert reference.move(list(board.cells), direction) == (list(Board(after).cells), gain)
+
+
+def wide_cells() -> st.SearchStrategy[list[int]]:
+    """16 tiles of any rank up to 131072 (at most one 131072: two could merge past it),
+    biased toward dense boards with equal neighbours among the big tiles."""
+    low = st.integers(0, 17)
+    return st.lists(st.integers(0, 17), min_size=16, max_size=16).flatmap(
+        lambda ranks: low.map(lambda floor: [0 if r < floor // 2 else r for r in ranks])
+    ).map(_one_top).map(lambda ranks: [1 << r if r else 0 for r in ranks])
+
+
+def _one_top(ranks: list[int]) -> list[int]:
+    tops = [i for i, r in enumerate(ranks) if r == 17]
+    return [16 if i in tops[1:] else r for i, r in enumerate(ranks)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(wide_cells())
+def test_c_moves_any_board_as_the_oracle_does(cells: list[int]) -> None:
+    board = Board.from_cells(cells)
+    for move in ALL_MOVES:
+        after, gain = board.move(move)
+        assert (list(after.cells), gain) == reference.move(cells, str(move))
+    assert [str(m) for m in board.legal_moves()] == reference.legal_moves(cells)
+    assert board.is_game_over() == reference.is_game_over(cells)
+
+
+@settings(max_examples=400, deadline=None)
+@given(wide_cells())
+def test_the_64_bit_copy_keeps_order_equalities_and_every_direction(cells: list[int]) -> None:
+    board = Board.from_cells(cells)
+    copy, lossless = downgrade(int(board))
+    assert copy < 1 << 64
+    ranks = board.exponents
+    copied = Board.from_int(copy).exponents
+    for a in range(16):
+        assert (ranks[a] == 0) == (copied[a] == 0)
+        for b in range(16):
+            if lossless or max(ranks[a], ranks[b]) <= 15:
+                assert (ranks[a] < ranks[b]) == (copied[a] < copied[b])
+    if lossless:
+        assert legal_mask(copy) == legal_mask(int(board))
+
+
+def test_boards_below_65536_are_their_own_copy() -> None:
+    board = Board("32768 16384 8192 4096 / 2048 . . . / . . . . / . . . 2")
+    assert downgrade(int(board)) == (int(board), True)
+
+
+def test_the_copy_takes_out_the_absent_rank_nearest_below_the_top() -> None:
+    board = Board("65536 16384 2 . / . . . . / . . . . / . . . .")
+    copy = Board.from_int(downgrade(int(board))[0])
+    assert copy == Board("32768 16384 2 . / . . . . / . . . . / . . . .")  # 32768 was absent
+    two = Board("32768 32768 8 . / . . . . / . . . . / . . . .")
+    assert Board.from_int(downgrade(int(two))[0]) == Board("16384 16384 8 . / . . . . / . . . . / . . . .")
+
+
+def test_notation_past_32768_round_trips() -> None:
+    board = Board("131072 65536 32768 2 / . . . . / . . . . / . . . 4")
+    assert Board(repr(board)[7:-2]) == board and eval(repr(board)) == board  # repr evaluates back
+    assert board.wide and len(board.hex()) == 22 and Board.parse(board.hex()) == board
+    assert Board.parse(json.dumps(list(board.cells))) == board
+    small = Board("32768 2 . . / . . . . / . . . . / . . . .")
+    assert not small.wide and small.hex() == "0x000000000000001f"  # 16 digits, as before
+    assert "131072" in str(board)
+
+
+@pytest.mark.parametrize("text, message", [
+    (". . . . 262144 . . . . . . . . . . .", "no 16-cell game makes a tile past 131072"),
+    ("0x1" + "0" * 15 + "3", "rank 19 .* is past 131072"),  # a fifth bit over the nibble 3
+])
+def test_tiles_past_131072_are_refused(text: str, message: str) -> None:
+    with pytest.raises(InvalidBoardError, match=message):
+        Board.parse(text)
+
+
+def test_the_batch_mover_names_the_board_that_needs_a_fifth_bit() -> None:
+    boards = np.array([int(Board("2 2 . . / . . . . / . . . . / . . . .")),
+                       int(Board("32768 32768 . . / . . . . / . . . . / . . . ."))], dtype=np.uint64)
+    with pytest.raises(InvalidArgumentError, match=r"board 1 \(flat index\) would merge two 32768"):
+        move_batch(boards, "left")
+    assert move_batch(boards[:1], "left")[1].tolist() == [4]
+
+
+def test_a_person_merges_two_32768s_into_65536() -> None:
+    game = HumanGame.new(1)
+    game.board = Board("32768 32768 . . / . . . . / . . . . / . . . .")
+    assert game.move("left") and game.board.max_tile == 65536 and game.score == 65536
+
+
+def test_games_play_past_32768_and_decide_agrees_with_the_game_loop() -> None:
+    start = "32768 32768 16384 16384 / 8192 4096 . . / . . . . / . . . 2"
+    settings_ = SearchSettings(depth=2)
+    for seed in range(3):
+        game = Game(seed, settings_, start=start)
+        board = game.board
+        for step in game.advance(300):
+            assert decide(board, settings_, values=False).move == step.move
+            board = step.board
+        assert game.result().max_tile >= 65536
+
+
+def test_a_record_from_a_given_board_replays_with_its_seed(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from solve2048.cli.main import cli
+
+    path = tmp_path / "late.jsonl"
+    result = CliRunner().invoke(cli, ["play", "-d", "2", "-s", "3", "--no-tables", "--record", str(path),
+                                      "--start", "32768 32768 . . / . . . . / . . . . / . . 2 4", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["max_tile"] >= 65536
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["given"] is True
+    checked = replay(lines)
+    assert checked.spawns_follow_seed is True and checked.score == data["score"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(wide_cells())
+def test_the_copy_in_c_is_the_oracles(cells: list[int]) -> None:
+    copy, lossless = downgrade(int(Board.from_cells(cells)))
+    expected, expected_lossless = reference.downgrade(cells)
+    assert (list(Board.from_int(copy).cells), lossless) == (expected, expected_lossless)
