@@ -39,6 +39,13 @@ static int max_rank(board_t b, uint16_t high)
     return best;
 }
 
+/* Whether the game's board needs nothing of the ladder: no fifth bit, and no
+ * two 32768s that a move could merge. Then it is its own 64-bit copy. */
+static inline int on_fast_path(const s2048_game *g)
+{
+    return g->high == 0 && !board_has_two_maxed(g->board);
+}
+
 /* The lowest direction in a legal-move mask, or -1 for none. */
 static int first_legal(int mask)
 {
@@ -56,8 +63,8 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                        const s2048_tableset *tables,
                        int depth, double time_ms, double prune, int *dir, s2048_step *step)
 {
-    int lossless;
-    uint64_t copy = s2048_downgrade(g->board, g->high, &lossless);
+    int lossless = 1;
+    uint64_t copy = on_fast_path(g) ? g->board : s2048_downgrade(g->board, g->high, &lossless);
     s2048_probe probe;
     if (tables && s2048_tables_probe(tables, copy, &probe) && probe.trusted) {
         *dir = probe.dir;
@@ -96,7 +103,13 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
         uint64_t moved;
         uint16_t moved_high;
         uint32_t gain;
-        if (s2048_wide_move(g->board, g->high, dir, &moved, &moved_high, &gain) < 0) return -1;
+        if (on_fast_path(g)) {  /* the 64-bit board, as before the ladder: inlined */
+            moved = board_move(g->board, dir);
+            moved_high = 0;
+            gain = board_move_gain(g->board, dir);
+        } else if (s2048_wide_move(g->board, g->high, dir, &moved, &moved_high, &gain) < 0) {
+            return -1;
+        }
         step->dir = (uint8_t)dir;
         step->gain = gain;
         if (step->from_table) g->table_moves++;
@@ -106,14 +119,15 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
         if (!g->won_at && max_rank(moved, moved_high) >= 11) g->won_at = g->moves;
 
         int cell, value;
-        g->board = s2048_wide_spawn(&g->rng, moved, moved_high, &cell, &value);
+        g->board = moved_high ? s2048_wide_spawn(&g->rng, moved, moved_high, &cell, &value)
+                              : s2048_spawn(&g->rng, moved, &cell, &value);
         g->high = moved_high;
         step->board = g->board;
         step->high = g->high;
         step->spawn_cell = (uint8_t)cell;
         step->spawn_value = (uint8_t)value;
 
-        if (s2048_wide_is_game_over(g->board, g->high)) g->over = 1;
+        if (g->high ? s2048_wide_is_game_over(g->board, g->high) : s2048_is_game_over(g->board)) g->over = 1;
         if (stop_at_win && g->won_at) break;
     }
     return played;
