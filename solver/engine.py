@@ -243,7 +243,7 @@ class Weights:
         against 282,125 with the default weights (300 games; bench/RESULTS.md,
         "Heuristic beside the tables"). Without tables it is worse than
         the default (-15,800 at depth 3), and so is it at depth 1, so it is
-        used only beside them, at depth 2 and more (tables.search_weights).
+        used only beside them, at depth 2 and more (SearchSettings.search_weights).
         ``lost_penalty`` is the value of every line of a live board over a lost
         one (a lost board scores 0): 16,384 rather than 65,536 came out ahead
         at depths 4 and 5 on paired seeds (+7,900 at depth 4 on 1,000 games,

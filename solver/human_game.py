@@ -8,7 +8,7 @@ generator of solve2048.rng, whose state is saved with the game
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from solve2048.board import WIN_TILE, Board, InvalidBoardError
@@ -36,7 +36,6 @@ class HumanGame:
     won: bool = False          # a merge has made 2048 in this game
     win_shown: bool = False    # the win banner has been shown (once per game)
     best_score: int = 0
-    events: list[str] = field(default_factory=list)
 
     @classmethod
     def new(cls, seed: int, best_score: int = 0) -> HumanGame:

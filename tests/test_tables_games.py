@@ -8,7 +8,8 @@ import pytest
 
 from solve2048.engine import Weights
 from solve2048.selfplay import Game
-from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec, search_weights
+from solve2048.settings import SearchSettings
+from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec
 
 
 @pytest.fixture(scope="module")
@@ -47,9 +48,13 @@ def test_games_with_tables_repeat_bit_for_bit(small_tables):
 
 
 def test_the_search_beside_tables_plays_the_tables_heuristic(small_tables):
+    def search_weights(tables, depth="auto"):
+        return SearchSettings(depth=depth, tables=tables).search_weights
+
     assert search_weights(small_tables) == Weights.for_tables()
     assert search_weights(None) is None and search_weights(TableSet({})) is None
     assert search_weights(small_tables, 1) is None       # greedy: the default weights
+    assert SearchSettings(tables=small_tables, weights=Weights()).search_weights == Weights()
     greedy = Game(4, depth=1, tables=small_tables).run()
     greedy_default = Game(4, depth=1, tables=small_tables, weights=Weights()).run()
     assert (greedy.moves, greedy.final_board) == (greedy_default.moves, greedy_default.final_board)
