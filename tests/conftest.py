@@ -37,6 +37,16 @@ def pytest_configure(config) -> None:
         folder = home / name.lower()
         folder.mkdir()
         os.environ[name] = str(folder)
+    # Hypothesis keeps the examples it found in a database, by default in the
+    # current folder, so one run's failures would steer the next: the session's
+    # own folder instead, so every run starts from the same place.
+    from hypothesis import settings
+    from hypothesis.configuration import set_hypothesis_home_dir
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    set_hypothesis_home_dir(str(home / "hypothesis"))
+    settings.register_profile("isolated", database=DirectoryBasedExampleDatabase(str(home / "hypothesis")))
+    settings.load_profile("isolated")
 
 
 def pytest_unconfigure(config) -> None:
