@@ -163,14 +163,14 @@ def play(seed: int | None, record_path: str | None, as_json: bool, quiet: bool, 
     (f: full speed, q: stop); piped, with --quiet or --json it runs at full speed.
     Ctrl-C (or q) stops cleanly: the summary so far, the record closed, exit code 130.
     """
-    if seed is None:
-        seed = secrets.randbelow(1 << 32)
-        if not as_json:
-            click.echo(f"seed {seed} (replay this game with --seed {seed})", err=True)
+    chosen = seed is None
+    seed = secrets.randbelow(1 << 32) if seed is None else seed
     try:
         game = Game(seed, settings, stop_at_win=stop_at_win, start=start)
     except InvalidArgumentError as error:
         raise click.BadParameter(str(error), param_hint="'--start'") from None
+    if chosen and not as_json:  # said once the game can be played, so a refusal stays one line
+        click.echo(f"seed {seed} (replay this game with --seed {seed})", err=True)
     view = LiveView(sys.stdout.isatty() and not quiet and not as_json)
     if delay is None:
         delay = 0 if fast or not view.enabled else WATCH_DELAY_MS

@@ -167,3 +167,17 @@ def test_the_copy_in_c_is_the_oracles(cells: list[int]) -> None:
     copy, lossless = downgrade(int(Board.from_cells(cells)))
     expected, expected_lossless = reference.downgrade(cells)
     assert (list(Board.from_int(copy).cells), lossless) == (expected, expected_lossless)
+
+
+def test_an_empty_or_impossible_start_is_one_line_before_anything_is_said() -> None:
+    from click.testing import CliRunner
+
+    from solve2048.cli.main import cli
+
+    for command in (["play", "-d", "1"], ["batch", "-n", "1", "-d", "1"]):
+        for start, message in ((". . . . / . . . . / . . . . / . . . .", "cannot start from the empty board"),
+                               ("262144 . . . / . . . . / . . . . / . . . .", "past 131072")):
+            result = CliRunner().invoke(cli, [*command, "--no-tables", "--start", start])
+            assert result.exit_code == 2, result.output
+            lines = result.output.strip().splitlines()
+            assert len(lines) == 1 and message in lines[0] and "'--start'" in lines[0], result.output
