@@ -169,6 +169,9 @@ uint32_t s2048_rng_below(s2048_rng *r, uint32_t n);
 /* Places one random tile (cell, then value) on an empty cell of board; fills
  * *cell and *value and returns the new board. board must have an empty cell. */
 uint64_t s2048_spawn(s2048_rng *r, uint64_t board, int *cell, int *value);
+/* The same draws, over the cells whose bit 4*i is set in empty (at least one):
+ * for a board past 32768, where a cell of nibble 0 may hold 65536. */
+uint64_t s2048_spawn_on(s2048_rng *r, uint64_t board, uint64_t empty, int *cell, int *value);
 
 /* ---- the whole ladder: tiles past 32768 (ladder.c) ---- */
 

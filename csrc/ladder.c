@@ -145,21 +145,8 @@ int s2048_wide_is_game_over(uint64_t low, uint16_t high)
 
 uint64_t s2048_wide_spawn(s2048_rng *r, uint64_t low, uint16_t high, int *cell, int *value)
 {
-    if (high == 0) return s2048_spawn(r, low, cell, value);
     /* The same draws as s2048_spawn, over the cells that are really empty. */
-    uint64_t empty = wide_empty_mask(low, high);
-    uint32_t k = s2048_rng_below(r, (uint32_t)nibble_flags_count(empty));
-    int at = 0;
-    for (;; at++) {
-        if (empty >> (4 * at) & 1) {
-            if (k == 0) break;
-            k--;
-        }
-    }
-    int rank = s2048_rng_below(r, 10) == 0 ? 2 : 1;
-    *cell = at;
-    *value = 1 << rank;
-    return low | (uint64_t)rank << (4 * at);
+    return s2048_spawn_on(r, low, wide_empty_mask(low, high), cell, value);
 }
 
 uint64_t s2048_downgrade(uint64_t low, uint16_t high, int *lossless)

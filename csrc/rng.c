@@ -60,7 +60,11 @@ uint32_t s2048_rng_below(s2048_rng *r, uint32_t n)
 
 uint64_t s2048_spawn(s2048_rng *r, uint64_t board, int *cell, int *value)
 {
-    uint64_t empty = board_empty_mask(board);
+    return s2048_spawn_on(r, board, board_empty_mask(board), cell, value);
+}
+
+uint64_t s2048_spawn_on(s2048_rng *r, uint64_t board, uint64_t empty, int *cell, int *value)
+{
     uint32_t k = s2048_rng_below(r, (uint32_t)nibble_flags_count(empty));
     int at = 0;
     /* Walk to the k-th empty cell. */
