@@ -116,7 +116,10 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
         else g->last_depth = step->depth;
         g->score += step->gain;
         g->moves++;
-        if (!g->won_at && max_rank(moved, moved_high) >= 11) g->won_at = g->moves;
+        /* The win is the merge that makes the first 2048: a game from a given
+         * board that already holds one was not won by its first move. */
+        if (!g->won_at && max_rank(moved, moved_high) >= 11 && max_rank(g->board, g->high) < 11)
+            g->won_at = g->moves;
 
         int cell, value;
         g->board = moved_high ? s2048_wide_spawn(&g->rng, moved, moved_high, &cell, &value)

@@ -94,6 +94,8 @@ def _rank_bits(rank: int, cell: int) -> Bitboard:
 
 def _check_wide_bits(bits: int, source: object) -> Bitboard:
     """Returns ``bits`` if every cell's rank is at most MAX_RANK, else raises naming the cell."""
+    if bits >> LOW_BITS == 0:
+        return bits  # no fifth bit: every rank is at most 15
     for cell in range(16):
         rank = _rank_of(bits, cell)
         if rank > MAX_RANK:

@@ -1,7 +1,7 @@
 """Board to move, in one call: a sure endgame table's move, else the search's.
 
 ``decide`` is the one place that makes the choice the C game loop makes
-(csrc/game.c, choose_move): the tables first, when one covers the board and its
+(csrc/selfplay.c, choose_move): the tables first, when one covers the board and its
 answer is trusted; otherwise the search, with the heuristic the settings name.
 ``hint``, the terminal game and anything that shows a move call it, so they all
 say what the solver would play.

@@ -1,6 +1,7 @@
 """Thin typed wrapper over the compiled C engine (``solve2048._engine``).
 
-Works on raw 64-bit boards (ints); the ``Board`` value and the public API sit
+Works on raw boards (ints: 64 bits, and above them the fifth bits of tiles past
+32768; see ``split``); the ``Board`` value and the public API sit
 on top of it. Every C status is checked here and turned into an exception.
 """
 

@@ -280,9 +280,10 @@ def replay(lines: Iterable[str]) -> Replay:
             raise RecordError(number, "a second start line")
         if kind == "move":
             moves += 1
+            before = max(cells)
             cells, points = _apply_move(cells, obj, number, moves)
             score += points
-            if won_at is None and max(cells) >= WIN_TILE:
+            if won_at is None and max(cells) >= WIN_TILE > before:  # the merge that makes the first 2048
                 won_at = moves
             spawn = _spawn(cells, obj.get("spawn"), number, moves)
             if seed_check is not None:

@@ -1,4 +1,4 @@
-"""The endgame tables solved from the rules in plain Python: the oracle of csrc/endgame.c.
+"""The endgame tables solved from the rules in plain Python: the oracle of csrc/tables_build.c.
 
 Slow and obviously right, for tiny formations (a few free cells). It plays on
 real boards with ``solve2048.reference``: the frozen cells hold a real chain
@@ -68,7 +68,7 @@ def chain_caps(anchor: int) -> dict[int, int]:
 
 def chain_ready(cells: list[int], anchor: int) -> bool:
     """Whether the free cells hold a ready chain below a block of anchor rank
-    (csrc/endgame.h): ranks a-1, a-2, a-3 leading away from the block, and a
+    (csrc/formations.h): ranks a-1, a-2, a-3 leading away from the block, and a
     second a-3 beside the last."""
     def is_(row: int, col: int, rank: int) -> bool:
         return cells[4 * row + col] == 1 << rank
@@ -84,7 +84,7 @@ def chain_ready(cells: list[int], anchor: int) -> bool:
 
 def entry_ready(cells: list[int], goal: int) -> bool:
     """Whether an entry block's free cells hold the goal tile on (1,2) and
-    beside it a ready pair of 2**(goal-1) (csrc/endgame.h)."""
+    beside it a ready pair of 2**(goal-1) (csrc/formations.h)."""
     def is_(row: int, col: int, rank: int) -> bool:
         return cells[4 * row + col] == 1 << rank
 

@@ -1,6 +1,6 @@
 """The game's random generator in Python: xoshiro256** seeded by SplitMix64.
 
-The same generator as csrc/game.c, draw for draw, so a game played in C can be
+The same generator as csrc/rng.c, draw for draw, so a game played in C can be
 replayed and checked in Python. A spawn draws the cell first (uniform over the
 empty cells in increasing index), then the value (4 when below(10) == 0, else 2).
 """

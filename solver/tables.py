@@ -2,7 +2,7 @@
 
 A table knows, for one formation (``frozen`` big tiles along a snake path in a
 corner, in a corner block of 3 columns, the 3x2 chain block, or that block
-less the cell an entry table fills; see csrc/endgame.h) and one goal rank, the
+less the cell an entry table fills; see csrc/formations.h) and one goal rank, the
 best move and its exact probability of reaching the goal (the anchor's tile
 beside the smallest frozen tile; for a chain block a ready chain below its
 anchor; for an entry block the goal tile in the block with a ready pair beside
@@ -60,7 +60,7 @@ class TableError(Solve2048Error):
     """A table file that is missing, torn or damaged; the message says which and why."""
 
 
-SHAPES = ("snake", "block", "chain", "entry")   # csrc/endgame.h: EG_SNAKE .. EG_ENTRY
+SHAPES = ("snake", "block", "chain", "entry")   # csrc/formations.h: EG_SNAKE .. EG_ENTRY
 CHAIN = 2
 ENTRY = 3
 # Chain and entry tables keep thresholds of their own. With entry tables
@@ -127,7 +127,7 @@ class TableSpec:
 
 
 # The default set: the chain block with anchor 512 (610 M entries, 1.2 GB),
-# which plays every anchor up to its own (see probe_chain in csrc/endgame.c),
+# which plays every anchor up to its own (see probe_chain in csrc/tables_probe.c),
 # and the entry blocks of goals 32 to 128 (2.9 GB, the biggest 1.2 G
 # entries), which build the chain block's sixth tile. On paired seeds at
 # depth 4, anchor 512 for every anchor beat one table per anchor by 48,200,

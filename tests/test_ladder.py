@@ -181,3 +181,22 @@ def test_an_empty_or_impossible_start_is_one_line_before_anything_is_said() -> N
             assert result.exit_code == 2, result.output
             lines = result.output.strip().splitlines()
             assert len(lines) == 1 and message in lines[0] and "'--start'" in lines[0], result.output
+
+
+def test_a_game_from_a_board_past_2048_is_not_won_by_its_first_move(tmp_path) -> None:
+    # The win is the merge that makes the first 2048 (docs/rules.md); the C loop
+    # and the replay of its record agree on that.
+    from solve2048.record import RecordWriter
+
+    game = Game(1, depth=1, start="2048 2 . . / . . . . / . . . . / . . . .")
+    steps = game.advance(20)
+    assert game.won_at_move is None and not game.result().won
+    path = tmp_path / "r.jsonl"
+    with path.open("w") as stream:
+        writer = RecordWriter(stream)
+        writer.start(1, 1, game.start_board.cells, given=True)
+        writer.moves(steps)
+    assert replay(path.read_text().splitlines()).won_at_move is None
+    fresh = Game(2, depth=1, start="1024 1024 . . / . . . . / . . . . / . . . .")
+    fresh.advance(1)
+    assert fresh.won_at_move == 1
