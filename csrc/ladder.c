@@ -41,29 +41,6 @@ static void pack_ranks(const int rank[16], uint64_t *low, uint16_t *high)
     *high = h;
 }
 
-/* Slides four ranks toward line[0] by the rules (docs/rules.md): compact,
- * then merge equal neighbours from the target edge, each tile once. Returns
- * the points gained. */
-static uint32_t slide_line(int line[4])
-{
-    int out[4] = {0, 0, 0, 0};
-    int merged[4] = {0, 0, 0, 0};
-    int n = 0;
-    uint32_t gain = 0;
-    for (int i = 0; i < 4; i++) {
-        if (line[i] == 0) continue;
-        if (n > 0 && out[n - 1] == line[i] && !merged[n - 1]) {
-            out[n - 1] = line[i] + 1;
-            merged[n - 1] = 1;
-            gain += 1u << (line[i] + 1);
-        } else {
-            out[n++] = line[i];
-        }
-    }
-    for (int i = 0; i < 4; i++) line[i] = out[i];
-    return gain;
-}
-
 /* The cells of line k (0..3) of a move in dir, in the order the tiles slide
  * toward: line[0] is the cell at the target edge. */
 static void line_cells(int dir, int k, int cells[4])
@@ -98,14 +75,13 @@ int s2048_wide_move(uint64_t low, uint16_t high, int dir, uint64_t *out_low, uin
     unpack_ranks(low, high, rank);
     uint32_t points = 0;
     for (int k = 0; k < 4; k++) {
-        int cells[4], line[4];
+        int cells[4], line[4], overflow;
         line_cells(dir, k, cells);
         for (int j = 0; j < 4; j++) line[j] = rank[cells[j]];
-        points += slide_line(line);
+        points += slide_line(line, WIDE_MAX_RANK, &overflow);
+        if (overflow) return -1;  /* two 131072s: no real game holds them */
         for (int j = 0; j < 4; j++) rank[cells[j]] = line[j];
     }
-    for (int i = 0; i < 16; i++)
-        if (rank[i] > WIDE_MAX_RANK) return -1;  /* two 131072s: no real game holds them */
     pack_ranks(rank, out_low, out_high);
     *gain = points;
     return *out_low != low || *out_high != high;

@@ -6,12 +6,7 @@ row_t row_right_table[65536];
 uint32_t row_gain_table[65536];
 uint8_t row_overflow_table[65536];
 
-/* Slides the four exponents in line[] toward line[0] with the merge rules of
- * docs/rules.md: compact, then merge equal neighbours scanning from the target
- * edge, each tile at most once. Returns the points gained; sets *overflow when
- * two 15s (32768) meet, in which case the merged cell keeps 15 and the row
- * must not be used. */
-static uint32_t slide_toward_start(int line[4], int *overflow)
+uint32_t slide_line(int line[4], int top, int *overflow)
 {
     int out[4] = {0, 0, 0, 0};
     int n = 0;
@@ -22,8 +17,8 @@ static uint32_t slide_toward_start(int line[4], int *overflow)
         /* Merge with the last placed tile only if it has not merged already:
          * a merged tile is marked by a negative sign until the row is done. */
         if (n > 0 && out[n - 1] == line[i]) {
-            if (line[i] == 15) *overflow = 1;
-            out[n - 1] = line[i] == 15 ? -15 : -(line[i] + 1);
+            if (line[i] == top) *overflow = 1;
+            out[n - 1] = line[i] == top ? -top : -(line[i] + 1);
             gain += 1u << (line[i] + 1);
         } else {
             out[n++] = line[i];
@@ -46,8 +41,8 @@ void move_tables_init(void)
             left[i] = (row >> (4 * i)) & 0xf;
             right[i] = (row >> (4 * (3 - i))) & 0xf;  /* reversed: slide toward index 0 */
         }
-        uint32_t gain = slide_toward_start(left, &overflow_left);
-        slide_toward_start(right, &overflow_right);
+        uint32_t gain = slide_line(left, 15, &overflow_left);
+        slide_line(right, 15, &overflow_right);
         int right_back[4] = {right[3], right[2], right[1], right[0]};
         row_left_table[row] = pack_row(left);
         row_right_table[row] = pack_row(right_back);

@@ -14,6 +14,14 @@ extern uint8_t row_overflow_table[65536];/* 1 when two 32768 tiles would merge *
 
 void move_tables_init(void);
 
+/* Slides the four ranks in line[] toward line[0] with the merge rules of
+ * docs/rules.md: compact, then merge equal neighbours scanning from the target
+ * edge, each tile at most once. Returns the points gained; sets *overflow when
+ * two tiles of rank top meet, in which case the merged cell keeps top and the
+ * line must not be used. The row tables slide with top 15 (a nibble), the
+ * whole ladder (ladder.c) with 17. */
+uint32_t slide_line(int line[4], int top, int *overflow);
+
 /* Returns the board with every row replaced by its entry in a row table.
  * Rows 0-1 and 2-3 come from the two 32-bit halves: a 32-bit shift needs no mask. */
 static inline board_t move_rows(const row_t table[65536], board_t b)
