@@ -23,6 +23,7 @@ from solve2048.cli.game import game
 from solve2048.cli.hint import hint
 from solve2048.cli.play import play
 from solve2048.cli.replay import replay
+from solve2048.cli.review import review
 from solve2048.cli.stats import stats
 from solve2048.cli.tables import tables
 
@@ -65,6 +66,7 @@ def cli() -> None:
 cli.add_command(hint)
 cli.add_command(play)
 cli.add_command(replay)
+cli.add_command(review)
 cli.add_command(bench)
 cli.add_command(game)
 cli.add_command(batch)

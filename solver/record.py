@@ -30,7 +30,7 @@ naming its line, never another exception.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -247,10 +247,33 @@ def _depth(obj: dict[str, Any], line: int) -> int | str | None:
     return depth
 
 
+@dataclass(frozen=True)
+class Position:
+    """A board of a record just before one of its moves, and the move played on it."""
+
+    move: int                 # 1-based: the record's n-th move
+    line: int                 # the record's line of that move, 1-based
+    cells: tuple[int, ...]    # the 16 tiles before the move
+    direction: str            # up, down, left or right
+
+
 def replay(lines: Iterable[str]) -> Replay:
     """Checks a record move by move with the oracle; raises RecordError at the first
     line that breaks the rules or the format. With a seed, also follows its generator
     and says in the result whether the spawns are its draws."""
+    walk = positions(lines)
+    while True:
+        try:
+            next(walk)
+        except StopIteration as done:
+            return done.value
+
+
+def positions(lines: Iterable[str]) -> Generator[Position, None, Replay]:
+    """``replay``, one move at a time: yields each move's board before it, once its
+    line is checked (move and spawn), and returns the Replay when the record ends,
+    raising RecordError where ``replay`` does. For whatever reads every board of a
+    game (``solve2048 review``) without repeating the rules' checks."""
     cells: list[int] | None = None
     seed = depth = None
     seed_check: _SeedCheck | None = None
@@ -281,7 +304,9 @@ def replay(lines: Iterable[str]) -> Replay:
         if kind == "move":
             moves += 1
             before = max(cells)
+            board_before = tuple(cells)
             cells, points = _apply_move(cells, obj, number, moves)
+            position = Position(moves, number, board_before, obj["dir"])  # a direction: _apply_move checked it
             score += points
             if won_at is None and max(cells) >= WIN_TILE > before:  # the merge that makes the first 2048
                 won_at = moves
@@ -289,6 +314,7 @@ def replay(lines: Iterable[str]) -> Replay:
             if seed_check is not None:
                 seed_check.spawn(cells, spawn, number, moves)
             cells[spawn[0]] = spawn[1]
+            yield position
             continue
         ended = True
         reason = obj.get("reason", "game_over")
