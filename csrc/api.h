@@ -30,6 +30,15 @@ int s2048_count_empty(uint64_t board);
 int s2048_legal_mask(uint64_t board);
 /* 1 when the game is lost: every cell full and no direction changes the board. */
 int s2048_is_game_over(uint64_t board);
+/* One move in one call, for Board.move: the board after sliding in dir and
+ * its points; gain is UINT32_MAX (no move scores that) and board 0 when the
+ * move would merge two 32768 tiles. Returned by value, so that Python needs
+ * no out-parameter, and one field fewer to read than with a flag. */
+typedef struct {
+    uint64_t board;
+    uint32_t gain;
+} s2048_moved;
+s2048_moved s2048_move_full(uint64_t board, int dir);
 /* Moves n boards in direction dir: out[i] and gains[i]. Returns -1, or the index
  * of the first board whose move would overflow (its out is the input board and
  * its gain 0; the other boards are still moved). */

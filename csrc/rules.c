@@ -16,6 +16,17 @@ uint32_t s2048_move_gain(uint64_t board, int dir) { return board_move_gain(board
 
 int s2048_move_overflows(uint64_t board, int dir) { return board_move_overflows(board, dir & 3); }
 
+s2048_moved s2048_move_full(uint64_t board, int dir)
+{
+    s2048_moved m = {0, UINT32_MAX};
+    dir &= 3;
+    if (!board_move_overflows(board, dir)) {
+        m.board = board_move(board, dir);
+        m.gain = board_move_gain(board, dir);
+    }
+    return m;
+}
+
 int s2048_count_empty(uint64_t board) { return board_count_empty(board); }
 
 int s2048_legal_mask(uint64_t board)

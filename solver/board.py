@@ -167,6 +167,12 @@ def grid_text(cells: Sequence[int]) -> str:
     )
 
 
+_new_board = object.__new__
+# "up", "down", "left", "right": the spellings Board.move meets most, looked up
+# at once; any other goes through Move.parse, which accepts or refuses it.
+_MOVE_NAMES: dict[str, Move] = {str(m): m for m in ALL_MOVES}
+
+
 class Board:
     """An immutable 2048 position. ``Board('2 4 . . / …')`` parses like Board.parse."""
 
@@ -291,8 +297,14 @@ class Board:
         """The board after sliding (no spawn) and the points gained.
 
         An invalid move returns the same board and 0."""
-        bits, gain = engine.move(self._bits, Move.parse(direction))
-        return Board._of(bits), gain
+        # The hot path of a Python game loop: no parse for a Move or a plain
+        # name, and the Board made without the classmethod (see engine.move).
+        if direction.__class__ is not Move:
+            direction = (direction.__class__ is str and _MOVE_NAMES.get(direction)) or Move.parse(direction)
+        bits, gain = engine.move(self._bits, direction)
+        board = _new_board(Board)
+        board._bits = bits
+        return board, gain
 
     def legal_moves(self) -> list[Move]:
         mask = engine.legal_mask(self._bits)

@@ -7,8 +7,10 @@ on top of it. Every C status is checked here and turned into an exception.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
+import struct
 import threading
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -44,8 +46,10 @@ DEFAULT_TT_MB = 8
 Bitboard = int
 
 
+@functools.cache
 def physical_memory_mb() -> int | None:
-    """This machine's memory in MB, or None where the system does not say."""
+    """This machine's memory in MB, or None where the system does not say.
+    Asked once: two system calls on every SearchSettings cost 0.7 us."""
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1 << 20)
     except (AttributeError, ValueError, OSError):
@@ -113,11 +117,21 @@ def join(low: int, high: int) -> Bitboard:
     return low | high << LOW_BITS
 
 
+# s2048_move_full's gain when the move would merge two 32768s (csrc/api.h).
+MOVE_OVERFLOWS = 0xFFFF_FFFF
+_move_full = lib.s2048_move_full
+
+
 def move(board: Bitboard, direction: int) -> tuple[Bitboard, int]:
     """Returns (board after the slide, points gained), tiles past 32768 included."""
+    if board <= LOW_MASK:
+        # One C call, whose struct is read twice: Board.move's cost is mostly
+        # the calls across cffi (about 0.1 us each), so the 64-bit path makes one.
+        moved = _move_full(board, direction)
+        gain = moved.gain
+        if gain != MOVE_OVERFLOWS:
+            return moved.board, gain
     low, high = split(board)
-    if not high and not lib.s2048_move_overflows(low, direction):
-        return int(lib.s2048_move(low, direction)), int(lib.s2048_move_gain(low, direction))
     out_low, out_high, gain = ffi.new("uint64_t *"), ffi.new("uint16_t *"), ffi.new("uint32_t *")
     if lib.s2048_wide_move(low, high, direction, out_low, out_high, gain) < 0:
         raise InvalidArgumentError("this move would make a tile past 131072, which no 16-cell game holds")
@@ -137,6 +151,20 @@ def is_game_over(board: Bitboard) -> bool:
 def count_empty(board: Bitboard) -> int:
     low, high = split(board)
     return int(lib.s2048_wide_count_empty(low, high))
+
+
+_CELL_LOW_BITS = 0x1111_1111_1111_1111
+
+
+def search_board(board: Bitboard) -> Bitboard:
+    """The 64-bit board the search plays on: downgrade(board)[0], found
+    without a C call for a board of 64 bits holding at most one 32768 (rank 15,
+    the nibble 0xf), which is its own copy."""
+    if board <= LOW_MASK:
+        maxed = board & board >> 1 & board >> 2 & board >> 3 & _CELL_LOW_BITS  # bit 4i: cell i is 0xf
+        if not maxed & (maxed - 1):
+            return board
+    return downgrade(board)[0]
 
 
 def downgrade(board: Bitboard) -> tuple[Bitboard, bool]:
@@ -303,6 +331,26 @@ _default_evaluators[Weights()] = _default_evaluator
 # ---- search --------------------------------------------------------------------
 
 
+def _result_format() -> struct.Struct:
+    """s2048_result as struct reads it, padding taken from the compiled
+    layout: one unpack reads the whole result, where ten cffi field reads
+    cost 0.3 us a call."""
+    fields = (("values", "4d"), ("legal", "i"), ("best", "i"), ("depth", "i"),
+              ("nodes", "Q"), ("cache_hits", "Q"), ("seconds", "d"))
+    layout, at = "=", 0
+    for name, code in fields:
+        offset = ffi.offsetof("s2048_result", name)
+        layout += f"{offset - at}x{code}" if offset > at else code
+        at = offset + struct.calcsize("=" + code)
+    layout += f"{ffi.sizeof('s2048_result') - at}x"
+    return struct.Struct(layout)
+
+
+_RESULT = _result_format()
+# (value up, down, left, right, legal mask, best, depth, nodes, cache hits, seconds)
+Found = tuple[float, float, float, float, int, int, int, int, int, float]
+
+
 class RawResult(NamedTuple):
     values: tuple[float, ...]
     legal: int
@@ -328,6 +376,7 @@ class Searcher:
             raise OutOfMemoryError(f"could not allocate a {tt_mb} MB transposition table")
         self._handle = ffi.gc(handle, lib.s2048_searcher_free)
         self._result = ffi.new("s2048_result *")
+        self._result_bytes = ffi.buffer(self._result)
         lib.s2048_searcher_set_reuse_deeper(self._handle, int(reuse_deeper))
         self.reuse_deeper = reuse_deeper
 
@@ -348,17 +397,22 @@ class Searcher:
         evaluator_: Evaluator | None = None,
     ) -> RawResult:
         """Runs the C expectimax (the GIL is released while it runs)."""
-        ev = evaluator_ or evaluator()
-        r = self._result
-        status = lib.s2048_analyze(
-            self._handle, ev._handle, board, depth, time_ms, engine_prune(prune), int(keep_cache), r
-        )
-        if status != 0:
+        found = self.search(board, depth, time_ms, engine_prune(prune), keep_cache, evaluator_ or evaluator())
+        return RawResult(found[:4], *found[4:])
+
+    def search(self, board: Bitboard, depth: int, time_ms: float, prune: float, keep_cache: bool,
+               evaluator_: Evaluator) -> Found:
+        """analyze with the settings as C takes them (``engine_prune``'s prune),
+        checked by C alone: the call of ``search.analyze``, whose settings were
+        checked once, when they were made. Returns the result as one tuple."""
+        if lib.s2048_analyze(self._handle, evaluator_._handle, board, depth, time_ms, prune, keep_cache,
+                             self._result) != 0:
             raise InvalidArgumentError(
                 f"bad search settings: depth={depth} (0..{MAX_DEPTH}), "
-                f"time_ms={time_ms} (>= 0), prune={prune} (0..1 or 'auto')"
+                f"time_ms={time_ms} (>= 0), prune={prune} (0..1, or -1 for 'auto')"
             )
-        return RawResult(tuple(r.values), r.legal, r.best, r.depth, r.nodes, r.cache_hits, r.seconds)
+        found: Found = _RESULT.unpack_from(self._result_bytes)
+        return found
 
 
 def auto_depth(board: Bitboard) -> int:

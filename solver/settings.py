@@ -9,11 +9,21 @@ arguments, for short calls: ``analyze(board, depth=3)``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH, Prune, Weights, check_prune, check_tt_mb
+from solve2048.engine import (
+    DEFAULT_PRUNE,
+    DEFAULT_TT_MB,
+    MAX_DEPTH,
+    Prune,
+    Weights,
+    check_prune,
+    check_tt_mb,
+    engine_prune,
+)
 from solve2048.errors import InvalidArgumentError, UsageError
 
 if TYPE_CHECKING:
@@ -70,15 +80,45 @@ class SearchSettings:
     def of(cls, settings: SearchSettings | None = None, **fields: Any) -> SearchSettings:
         """``settings``, or one made of ``fields``; both at once is a mistake."""
         if settings is None:
-            return cls(**fields)
+            return cls._made_of(fields)
         if not isinstance(settings, SearchSettings):
             raise UsageError(f"expected SearchSettings, got {settings!r}")
         if fields:
             raise UsageError(f"give SearchSettings or its fields, not both (got {', '.join(fields)})")
         return settings
 
+    @classmethod
+    def _made_of(cls, fields: dict[str, Any]) -> SearchSettings:
+        """cls(**fields), kept for the next call with the same fields: a short
+        call, ``analyze(board, depth=3)``, would otherwise check its settings
+        again on every call (1.1 us). The key holds each value's type, so that
+        depth=True is refused as ever instead of meeting depth=1. Tables are
+        never kept: a set is made once and passed as a SearchSettings."""
+        if cls is not SearchSettings or "tables" in fields:
+            return cls(**fields)
+        key = tuple((name, value.__class__, value) for name, value in fields.items())
+        try:
+            return _MADE[key]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable value: the checks below say what is wrong with it
+            return cls(**fields)
+        made = cls(**fields)
+        if len(_MADE) >= MAX_MADE:
+            _MADE.clear()
+        _MADE[key] = made
+        return made
+
     def replace(self, **changes: Any) -> SearchSettings:
         return dataclasses.replace(self, **changes)
+
+    @functools.cached_property
+    def engine_args(self) -> tuple[int, float, float, Weights | None]:
+        """(depth, time limit, pruning threshold) as C takes them, and the
+        search's weights: worked out once per settings value, not on every
+        call of analyze (cached in the instance; plain values, so a pickled
+        SearchSettings stays picklable)."""
+        return self.engine_depth, self.engine_time_ms, engine_prune(self.prune), self.search_weights
 
     @property
     def engine_depth(self) -> int:
@@ -107,3 +147,9 @@ class SearchSettings:
         if self.weights is not None and self.weights not in (Weights(), Weights.for_tables()):
             return "custom"
         return "default" if self.search_weights in (None, Weights()) else "tables"
+
+
+# SearchSettings made of fields in a short call (SearchSettings._made_of); a
+# program uses a handful of them, the bound is for one that makes them in a loop.
+MAX_MADE = 256
+_MADE: dict[tuple[tuple[str, type, Any], ...], SearchSettings] = {}
