@@ -23,6 +23,7 @@ from solve2048.cli.game import game
 from solve2048.cli.hint import hint
 from solve2048.cli.play import play
 from solve2048.cli.replay import replay
+from solve2048.cli.serve import serve
 from solve2048.cli.review import review
 from solve2048.cli.stats import stats
 from solve2048.cli.tables import tables
@@ -72,3 +73,4 @@ cli.add_command(game)
 cli.add_command(batch)
 cli.add_command(stats)
 cli.add_command(tables)
+cli.add_command(serve)

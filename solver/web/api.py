@@ -1,0 +1,162 @@
+"""The JSON API of ``solve2048 serve``: request bodies in, the library's answers out.
+
+Everything here is plain functions over untrusted JSON values, with no web
+framework, so the checks are tested on their own; solve2048.web.app routes the
+requests to them. Every refusal is an ApiError whose message is the one line
+the CLI prints for the same value (its text after ``solve2048: error:``).
+
+Endpoints (all answers are JSON; see docs/serve.md):
+  POST /api/hint    {"board", "depth"?, "time_ms"?, "values"?}  -> hint --json
+  POST /api/review  {"board", "played", "depth"?, "time_ms"?, "threshold"?}
+                                                               -> one move's review
+  POST /api/parse   {"board"}                                  -> the board's 16 values
+  GET  /api/info                                               -> version, limits, tables
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from solve2048.board import Board, InvalidBoardError
+from solve2048.errors import Solve2048Error
+from solve2048.settings import Depth, SearchSettings, check_depth, check_time
+
+# A board is at most a few hundred bytes of JSON; 16 KiB leaves room for any
+# notation and stops a client from making the server hold a large body.
+MAX_BODY_BYTES = 16 * 1024
+DEFAULT_MAX_DEPTH = 10       # about 0.15 s on a hard mid-game board on this machine
+DEFAULT_MAX_TIME_MS = 10_000  # the longest a --time search may run on the server
+
+
+class ApiError(Solve2048Error, ValueError):
+    """A request the server refuses: ``status`` is the HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may ask of the server, and how much work runs at once."""
+
+    max_depth: int = DEFAULT_MAX_DEPTH
+    max_time_ms: float = DEFAULT_MAX_TIME_MS
+    max_searches: int = max(1, os.cpu_count() or 1)   # searches running at once
+    max_waiting: int = 32                              # searches queued beyond those
+    queue_seconds: float = 30.0                        # how long one may wait for a turn
+    body_bytes: int = MAX_BODY_BYTES
+
+    def __post_init__(self) -> None:
+        check_depth(self.max_depth)
+        check_time(self.max_time_ms)
+        for name in ("max_searches", "max_waiting", "body_bytes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ApiError(f"expected {name} to be a whole number of at least 1, got {value!r}")
+        if not (math.isfinite(self.queue_seconds) and self.queue_seconds > 0):
+            raise ApiError(f"expected queue_seconds to be a positive number, got {self.queue_seconds!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"max_depth": self.max_depth, "max_time_ms": self.max_time_ms,
+                "max_searches": self.max_searches, "body_bytes": self.body_bytes}
+
+
+def parse_body(raw: bytes) -> dict[str, Any]:
+    """A request body as a JSON object."""
+    try:
+        value = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        reason = error.msg if isinstance(error, json.JSONDecodeError) else "not UTF-8"
+        raise ApiError(f"the request body is not JSON ({reason})") from None
+    except RecursionError:
+        raise ApiError("the request body is not JSON (nested too deep)") from None
+    except ValueError:  # an integer of over 4,300 digits
+        raise ApiError("the request body is not JSON (a number too long to read)") from None
+    if not isinstance(value, dict):
+        raise ApiError(f"the request body must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def check_fields(body: dict[str, Any], required: tuple[str, ...], optional: tuple[str, ...]) -> None:
+    """Every required field present, and no field the endpoint does not know (a typo
+    would otherwise be ignored silently)."""
+    for name in required:
+        if name not in body:
+            raise ApiError(f"missing field {name!r}")
+    for name in body:
+        if name not in required and name not in optional:
+            known = ", ".join(repr(n) for n in required + optional)
+            raise ApiError(f"unknown field {_short(name)}; expected {known}")
+
+
+def board_of(value: object) -> Board:
+    """The ``board`` field: 16 numbers (or a 4x4 grid), or text in any notation."""
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, list):
+        text = json.dumps(value)  # Board.parse reads JSON arrays, with its own messages
+    else:
+        raise ApiError(f"board must be a list of 16 numbers or a text, got {_short(value)}")
+    try:
+        return Board.parse(text)
+    except InvalidBoardError as error:
+        raise ApiError(str(error)) from None
+
+
+def depth_of(value: object, limits: Limits) -> Depth:
+    if value == "auto":
+        return "auto"
+    try:
+        depth = check_depth(value)  # type: ignore[arg-type]
+    except ValueError as error:
+        raise ApiError(str(error)) from None
+    if depth > limits.max_depth:
+        raise ApiError(f"depth {depth} is deeper than this server allows ({limits.max_depth})")
+    return depth
+
+
+def time_of(value: object, limits: Limits) -> float | None:
+    if value is None:
+        return None
+    try:
+        check_time(value)  # type: ignore[arg-type]
+    except ValueError as error:
+        raise ApiError(str(error)) from None
+    time_ms = float(value)  # type: ignore[arg-type]
+    if time_ms > limits.max_time_ms:
+        raise ApiError(f"time_ms {time_ms:g} is longer than this server allows ({limits.max_time_ms:g} ms)")
+    return time_ms
+
+
+def settings_of(body: dict[str, Any], base: SearchSettings, limits: Limits) -> SearchSettings:
+    """The server's settings with the request's depth and time: the tables, pruning and
+    table size stay the server's own."""
+    depth = depth_of(body.get("depth", base.depth), limits)
+    time_ms = time_of(body.get("time_ms", base.time_ms), limits)
+    return base.replace(depth=depth, time_ms=time_ms)
+
+
+def flag_of(body: dict[str, Any], name: str, default: bool) -> bool:
+    value = body.get(name, default)
+    if not isinstance(value, bool):
+        raise ApiError(f"{name} must be true or false, got {_short(value)}")
+    return value
+
+
+def number_of(body: dict[str, Any], name: str, default: float, low: float, high: float) -> float:
+    value = body.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not low <= value <= high:
+        raise ApiError(f"{name} must be a number from {low:g} to {high:g}, got {_short(value)}")
+    return float(value)
+
+
+def _short(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
