@@ -165,7 +165,8 @@ def summary_lines(summary: ReviewSummary, checked: RecordReview, interrupted: bo
         f"mean loss  {summary.mean_loss:.1%}",
     ]
     if summary.table_moves:
-        lines.append(f"tables     {summary.table_moves:,} moves where an endgame table chose the best")
+        lines.append(f"tables     {summary.table_moves:,} moves where an endgame table chose the best; "
+                     f"another was played on {summary.table_missed:,}")
     if summary.worst:
         costliest = ", ".join(f"move {r.move:,} ({r.loss:.0%})" for r in summary.worst)
         lines.append(f"costliest  {costliest}")
@@ -217,9 +218,10 @@ def write_plot(path: str, reviews: Sequence[MoveReview], threshold: float, recor
     losses = [r.loss * 100 for r in reviews]
     fig, axes = plt.subplots(figsize=(11, 3.6))
     axes.plot(moves, losses, color="#f59563", linewidth=0.6)
-    flagged = [(r.move or 0, r.loss * 100) for r in reviews if r.mistake]
+    flagged = [r for r in reviews if r.mistake]
     if flagged:
-        axes.scatter(*zip(*flagged, strict=True), color="#3c3a32", s=8, zorder=3, label="mistake")
+        axes.scatter([r.move or 0 for r in flagged], [r.loss * 100 for r in flagged], color="#3c3a32", s=8,
+                     zorder=3, label="mistake")
     axes.axhline(threshold * 100, color="#776e65", linestyle="--", label=f"threshold {threshold:.0%}")
     axes.set_ylim(-2, 102)
     axes.set_xlabel("move")

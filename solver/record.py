@@ -266,7 +266,8 @@ def replay(lines: Iterable[str]) -> Replay:
         try:
             next(walk)
         except StopIteration as done:
-            return done.value
+            result: Replay = done.value
+            return result
 
 
 def positions(lines: Iterable[str]) -> Generator[Position, None, Replay]:

@@ -13,13 +13,21 @@ are expected heuristic scores. Each line of a live board is worth a large consta
 move are close to one another in ratio (1,618,350 against 1,620,788), and a plain
 played/best ratio calls nearly every move fine. The loss is measured against what
 is at stake on the board instead: the spread between its best and its worst legal
-move,
+move, but never less than STAKE_FLOOR of the best move's value,
 
-    loss = (value of best - value of played) / (value of best - value of worst),
+    loss = (best - played) / max(best - worst, STAKE_FLOOR * best)
 
-0 for the best move, 1 for the worst; the constant cancels out, and so does the
-heuristic's scale (the tables' heuristic's values are about 12 times smaller).
-A board with one legal move has nothing at stake: every move on it loses 0.
+(values of the search), 0 for the best move, 1 for the worst where the spread is
+what is at stake. The constant cancels out of the spread, and the floor scales
+with the values, so the heuristic's scale does not matter (the tables' heuristic's
+values are about 12 times smaller). The floor keeps a board where nothing is at
+stake from magnifying noise: on the opening board the four directions differ by
+33 in 1,632,238, and the spread alone would call the worst of them a total loss.
+A board with one legal move, or whose legal moves are all worth the same, loses 0.
+Where a trusted table chose the best move, the loss is still read on the search's
+values (a table knows only its own move's probability); a move the search values
+at or above the table's move loses 0, and ``from_table`` says that a table
+knew better (summaries count those moves: ``table_missed``).
 A move is a mistake when its loss is above the threshold (DEFAULT_THRESHOLD; how it
 was chosen: docs/review.md).
 """
@@ -40,6 +48,9 @@ from solve2048.search import as_board
 from solve2048.settings import Heuristic, SearchSettings
 
 DEFAULT_THRESHOLD: float = 0.05
+# What is always at stake, as a share of the best move's value (about two thirds of
+# an empty cell's worth on the default heuristic's opening board): docs/review.md.
+STAKE_FLOOR = 1e-3
 # How many of the costliest moves a summary names.
 WORST_SHOWN = 5
 
@@ -88,11 +99,9 @@ class MoveReview:
 
 
 def move_loss(values: dict[Move, float | None], played: Move, best: Move) -> float:
-    """The played move's loss, 0..1: its shortfall from the best move's value over
-    the spread between the best and the worst legal move. The best move (even when a
-    table chose it and the search ranks another above it) loses 0; a move the
-    search ranks at or above the best one loses 0 too (a table's move being best by
-    the table's reckoning); a board whose legal moves are worth the same loses 0."""
+    """The played move's loss, 0..1 (the module's docstring says what it measures).
+    The best move loses 0, even when a table chose it and the search ranks another
+    above it; so does a move the search ranks at or above the best one."""
     if played == best:
         return 0.0
     legal = [v for v in values.values() if v is not None]
@@ -101,10 +110,10 @@ def move_loss(values: dict[Move, float | None], played: Move, best: Move) -> flo
         # The board's 64-bit copy hides a legal move from the search (two 32768s),
         # or there is no choice: nothing to measure the move against.
         return 0.0
-    spread = max(legal) - min(legal)
-    if spread <= 0:
+    stake = max(max(legal) - min(legal), STAKE_FLOOR * abs(top))
+    if stake <= 0:  # every legal move is worth the same
         return 0.0
-    return min(1.0, max(0.0, (top - mine) / spread))
+    return min(1.0, max(0.0, (top - mine) / stake))
 
 
 def review_move(board: Board | str, played: Move | str, settings: SearchSettings | None = None, *,
@@ -194,6 +203,7 @@ class ReviewSummary:
     threshold: float
     mean_loss: float
     table_moves: int                 # moves whose best a table chose
+    table_missed: int                # of those, moves where another was played
     worst: tuple[MoveReview, ...]    # the costliest moves, costliest first
 
     @property
@@ -209,6 +219,7 @@ class ReviewSummary:
             "threshold": self.threshold,
             "mean_loss": self.mean_loss,
             "table_moves": self.table_moves,
+            "table_missed": self.table_missed,
             "worst": [r.to_json() for r in self.worst],
         }
 
@@ -225,5 +236,6 @@ def summarize(reviews: Sequence[MoveReview], *, threshold: float = DEFAULT_THRES
         threshold=check_threshold(threshold),
         mean_loss=sum(r.loss for r in reviews) / len(reviews) if reviews else 0.0,
         table_moves=sum(r.from_table for r in reviews),
+        table_missed=sum(r.from_table and r.played != r.best for r in reviews),
         worst=tuple(costly[:worst]),
     )
