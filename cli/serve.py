@@ -70,8 +70,9 @@ def serve(host: str, port: int, open_page: bool | None, max_depth: int | str, ma
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             limit_concurrency=MAX_CONNECTIONS, timeout_keep_alive=KEEP_ALIVE_SECONDS)
+    # uvicorn finishes the requests in flight on Ctrl-C, then raises it again:
+    # the group's handler says "interrupted" and exits 130, as for every command.
     uvicorn.Server(config).run(sockets=[listener])
-    click.echo("solve2048 serve: stopped", err=True)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -50,16 +50,20 @@ class Limits:
     max_waiting: int = 32                              # searches queued beyond those
     queue_seconds: float = 30.0                        # how long one may wait for a turn
     body_bytes: int = MAX_BODY_BYTES
+    body_seconds: float = 10.0                         # a slower body is a stalled or hostile client
 
     def __post_init__(self) -> None:
         check_depth(self.max_depth)
         check_time(self.max_time_ms)
-        for name in ("max_searches", "max_waiting", "body_bytes"):
+        for name, low in (("max_searches", 1), ("max_waiting", 0), ("body_bytes", 1)):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ApiError(f"expected {name} to be a whole number of at least 1, got {value!r}")
-        if not (math.isfinite(self.queue_seconds) and self.queue_seconds > 0):
-            raise ApiError(f"expected queue_seconds to be a positive number, got {self.queue_seconds!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ApiError(f"expected {name} to be a whole number of at least {low}, got {value!r}")
+        for name in ("queue_seconds", "body_seconds"):
+            value = getattr(self, name)
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if not (number and math.isfinite(value) and value > 0):
+                raise ApiError(f"expected {name} to be a positive number of seconds, got {value!r}")
 
     def to_json(self) -> dict[str, Any]:
         return {"max_depth": self.max_depth, "max_time_ms": self.max_time_ms,

@@ -48,7 +48,6 @@ from solve2048.web.api import (
 )
 
 STATIC = Path(__file__).parent / "static"
-BODY_SECONDS = 10.0  # a body that takes longer to arrive is a stalled or hostile client
 T = TypeVar("T")
 # The page loads only its own files: no inline script, nothing from elsewhere.
 SECURITY_HEADERS = {
@@ -97,8 +96,8 @@ class SearchPool:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The body, refused past ``limit`` bytes or BODY_SECONDS, whatever the headers claim."""
+async def read_body(request: Request, limit: int, seconds: float) -> bytes:
+    """The body, refused past ``limit`` bytes or ``seconds``, whatever the headers claim."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
         raise ApiError(f"the request body is larger than {limit:,} bytes", 413)
@@ -113,9 +112,9 @@ async def read_body(request: Request, limit: int) -> bytes:
         return b"".join(chunks)
 
     try:
-        return await asyncio.wait_for(collect(), BODY_SECONDS)
+        return await asyncio.wait_for(collect(), seconds)
     except asyncio.TimeoutError:
-        raise ApiError(f"the request body did not arrive within {BODY_SECONDS:g} s", 408) from None
+        raise ApiError(f"the request body did not arrive within {seconds:g} s", 408) from None
 
 
 def create_app(settings: SearchSettings | None = None, limits: Limits | None = None) -> Starlette:
@@ -127,7 +126,7 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
     pool = SearchPool(limits)
 
     async def body_of(request: Request) -> dict[str, Any]:
-        return parse_body(await read_body(request, limits.body_bytes))
+        return parse_body(await read_body(request, limits.body_bytes, limits.body_seconds))
 
     async def hint(request: Request) -> Response:
         body = await body_of(request)
