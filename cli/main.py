@@ -23,8 +23,8 @@ from solve2048.cli.game import game
 from solve2048.cli.hint import hint
 from solve2048.cli.play import play
 from solve2048.cli.replay import replay
-from solve2048.cli.serve import serve
 from solve2048.cli.review import review
+from solve2048.cli.serve import serve
 from solve2048.cli.stats import stats
 from solve2048.cli.tables import tables
 
