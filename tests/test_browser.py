@@ -26,6 +26,7 @@ from solve2048.human_game import HumanGame
 from solve2048.record import read_lines, replay
 from solve2048.rng import Rng
 from solve2048.settings import SearchSettings
+from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec
 from solve2048.web.api import Limits
 from solve2048.web.app import create_app
 
@@ -323,6 +324,33 @@ def test_the_downloaded_game_is_a_record_replay_accepts(page: Page, server: str,
     assert result.seed == 9 and result.spawns_follow_seed is True
     assert result.board == cells(page) and result.score == score(page)
     assert result.moves == page.evaluate("S2048.page.game.moves") > 5
+
+
+def test_a_table_move_says_so_with_its_probability(browser: Browser, built_table) -> None:
+    tables = TableSet({s: built_table(s) for s in (TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY))})
+    with serving(create_app(SearchSettings(tables=tables))) as base:
+        context = browser.new_context()
+        page = context.new_page()
+        load(page, base)
+        set_board(page, "512 128 2 8 / 256 64 4 4 / 128 16 4 . / 16 4 2 .")
+        page.click('[data-action="hint"]')
+        page.wait_for_function("() => S2048.page.lastHint !== null")
+        hint = page.evaluate("S2048.page.lastHint")
+        assert hint["from_table"] is True
+        assert f"from an endgame table (p = {hint['table_probability']:.3f})" in (
+            page.text_content('[data-testid="hint-source"]') or "")
+        assert page.get_attribute('[data-testid="board"]', "data-hint") == hint["best"]
+        context.close()
+
+
+def test_the_page_fits_a_phone(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    load(page, server)
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    board = page.locator('[data-testid="board"]').bounding_box()
+    assert widths[0] <= widths[1] and board is not None and 300 <= board["width"] <= 360
+    context.close()
 
 
 def test_a_bad_api_body_gets_a_4xx_and_the_server_stays_up(page: Page) -> None:

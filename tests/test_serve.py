@@ -33,6 +33,8 @@ BOARDS = [
     "2 4 2 4 / 4 2 4 2 / 2 4 2 8 / 4 2 16 16",
 ]
 
+TABLE_BOARD = "512 128 2 8 / 256 64 4 4 / 128 16 4 . / 16 4 2 ."   # the small chain table's
+
 
 @pytest.fixture(scope="module")
 def server() -> str:
@@ -86,10 +88,10 @@ def test_a_board_with_no_move_has_no_best(server: str) -> None:
 def test_hint_with_tables_is_the_decision_of_the_library(built_table) -> None:
     tables = TableSet({s: built_table(s) for s in (TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY))})
     settings = SearchSettings(depth=2, tables=tables)
-    board = "4 8 16 32 / 2 4 2 64 / . . . 128 / . . 2 256"
+    board = TABLE_BOARD
     with serving(create_app(settings)) as base:
         status, answer = post_json(base, "/api/hint", {"board": board, "depth": 2})
-    assert status == 200
+    assert status == 200 and answer["from_table"] is True
     assert without_seconds(answer) == without_seconds(decide(board, settings).to_json())
 
 

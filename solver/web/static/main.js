@@ -185,6 +185,7 @@
 
     positionChanged() {
       S2048.hints.clear(this.hintPanel);
+      delete this.board.dataset.hint;
       this.lastHint = null;
       this.hintToken++;
     }
@@ -197,6 +198,7 @@
         if (token !== this.hintToken) return; // the board changed while the server thought
         this.lastHint = answer;
         S2048.hints.show(this.hintPanel, answer);
+        if (answer.best) this.board.dataset.hint = answer.best; // the arrow on the board
         this.notice("");
       } catch (error) {
         this.notice(error.message);
@@ -367,7 +369,12 @@
       const speed = byTestId("speed");
       speed.addEventListener("input", () => { byTestId("speed-text").textContent = speed.value; this.saveSettings(); });
       for (const id of ["depth", "time-ms", "judge"]) {
-        byTestId(id).addEventListener("change", () => { this.saveSettings(); this.positionChanged(); });
+        byTestId(id).addEventListener("change", (event) => {
+          this.saveSettings();
+          this.positionChanged();
+          // Give the keys back to the board: a focused list would take the arrows.
+          if (event.target.tagName === "SELECT") event.target.blur();
+        });
       }
     }
   }
