@@ -20,7 +20,7 @@ except ImportError:  # Windows without the windows-curses package
 
 from solve2048.cli.params import SEED, InputError, open_tables, table_options
 from solve2048.decide import Decision, decide
-from solve2048.human_game import HumanGame
+from solve2048.human_game import HumanGame, HumanRecord
 from solve2048.moves import Move
 from solve2048.saves import SaveStore
 from solve2048.settings import SearchSettings
@@ -30,6 +30,7 @@ BOARD_W, BOARD_H = 4 * CELL_W, 4 * CELL_H
 MIN_W, MIN_H = BOARD_W + 4, BOARD_H + 7
 STATUS_LINES = 2  # the status may wrap onto the last line of the smallest window
 HINT_TIME_MS = 300  # iterative deepening keeps a hint under a third of a second
+RECORDS = "games"   # the folder of the games' records, beside the saves
 
 # 'a' is autoplay and 'h' the hint, as the rulebook's keys say; left is the arrow key.
 LETTER_MOVES = {"w": Move.UP, "s": Move.DOWN, "d": Move.RIGHT,
@@ -72,6 +73,8 @@ class GameScreen:
         self.quit = False
         self.move_keys = move_keys()
         self.colours = self._init_colours()
+        self.records = store.folder / RECORDS
+        self.recorder: HumanRecord | None = None  # opened at the game's first move of this run
 
     # ---- drawing -----------------------------------------------------------------------
 
@@ -145,12 +148,65 @@ class GameScreen:
         status line says why)."""
         if self.session.over or self.session.show_win_banner:
             return False
-        if not self.session.move(move):
+        if self.session.blocked(move) is not None:
             self.message = f"{move}: {self.session.blocked(move)}"
             return False
         self.message = ""
+        recorder = self._open_record()  # before the move: the record's last board is the one it is played on
+        self.session.move(move)
+        step = self.session.last_step
+        if recorder is not None and step is not None:
+            self._write_record(lambda r: r.move(step))
+            # The board, not session.over: mypy holds that False from the check above.
+            if self.session.board.is_game_over() and self.recorder is not None:
+                self._end_record("game_over")
         self.save()
         return True
+
+    # ---- the record -------------------------------------------------------------------
+
+    def _open_record(self) -> HumanRecord | None:
+        """This game's record, opened: going on with the one the save names or
+        beginning one. One that cannot be written is said, and play goes on (None)."""
+        if self.recorder is None:
+            try:
+                self.recorder = HumanRecord.open(self.records, self.session)
+            except OSError as error:
+                self._record_failed(error)
+        return self.recorder
+
+    def _write_record(self, write: Callable[[HumanRecord], None]) -> None:
+        assert self.recorder is not None
+        try:
+            write(self.recorder)
+        except OSError as error:
+            self._record_failed(error)
+
+    def _end_record(self, reason: str) -> None:
+        """Ends the game's record (game over, or left for a new game) and closes it."""
+        self._write_record(lambda r: r.end(reason))
+        self.recorder = None
+
+    def _record_failed(self, error: OSError) -> None:
+        """A record that cannot be written stops: a line missing in the middle would
+        make it no legal game. The next move begins a new one from its board."""
+        if self.recorder is not None:
+            with suppress(OSError):
+                self.recorder.close()
+        self.recorder = None
+        self.session.record = None
+        where = f": {error.filename}" if error.filename else ""
+        self.message = f"could not write the game's record: {error.strerror or error}{where}"
+        self.autoplay = False
+
+    def close_record(self) -> Path | None:
+        """Closes the record (the game goes on at the next start) and returns its path, if any."""
+        if self.recorder is not None:
+            with suppress(OSError):
+                self.recorder.close()
+            self.recorder = None
+        path = self.records / self.session.record if self.session.record else None
+        return path if path is not None and path.is_file() else None
 
     def save(self) -> None:
         """Saves the game. A save that fails (disk full, folder read-only) is
@@ -190,6 +246,11 @@ class GameScreen:
         return f"{move} {value - best:+,.0f}" if value is not None else f"{move} illegal"
 
     def new_game(self, seed: int | None = None) -> None:
+        if self.session.in_progress and self.session.record is not None:
+            if self._open_record() is not None:  # the one the save names, if it is still this game's
+                self._end_record("interrupted")
+        elif self.recorder is not None:
+            self.close_record()
         self.session = HumanGame.new(seed if seed is not None else secrets.randbelow(1 << 32),
                                    self.session.best_score)
         self.confirm_new = False
@@ -339,7 +400,9 @@ def game(seed: int | None, no_tables: bool, tables_dir: Path | None, table_min_p
 
     The game is saved after every move and restored on the next start; the best
     score is kept. Saves live in the user data directory ($SOLVE2048_DATA_DIR to
-    choose another).
+    choose another). Every game is also recorded as it is played, one record file
+    per game in its games folder (the path is printed on quitting), for
+    `solve2048 replay` and `solve2048 review`.
     """
     if curses is None:
         raise click.ClickException("the game needs curses; on Windows: pip install windows-curses")
@@ -351,4 +414,11 @@ def game(seed: int | None, no_tables: bool, tables_dir: Path | None, table_min_p
     store = SaveStore()
     session, message = start_session(store, seed)
     with terminal_screen() as screen:
-        GameScreen(screen, store, session, message, settings).run()
+        view = GameScreen(screen, store, session, message, settings)
+        try:
+            view.run()
+        finally:
+            record = view.close_record()
+    if record is not None and not terminal_gone():  # after the screen is gone, so that it stays on the terminal
+        with suppress(OSError):  # a terminal hung up meanwhile: the record is written, the line is a courtesy
+            click.echo(f"this game's record: {record} (solve2048 review {record})", err=True)

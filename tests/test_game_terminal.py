@@ -455,3 +455,55 @@ def test_a_hung_up_terminal_ends_the_game_even_with_sighup_ignored(tmp_path: Pat
     assert term.child.ptyproc.exitstatus == 0
     saved = json.loads((tmp_path / "game.json").read_text())
     assert saved["moves"] == 1 and saved["board"] == list(expected.board.cells)
+
+
+def test_the_game_is_recorded_as_it_is_played_and_across_a_restart(tmp_path: Path) -> None:
+    from solve2048.record import read_lines, replay
+
+    expected = HumanGame.new(8)
+    term = Terminal(tmp_path, "--seed", "8")
+    term.wait_for("score 0")
+    for key, move in ((LEFT, "left"), (UP, "up"), (RIGHT, "right"), (DOWN, "down")):
+        expected.move(move)
+        term.send(key)
+    term.wait_for(f"moves {expected.moves}")
+    term.quit()
+    again = Terminal(tmp_path)
+    again.wait_for("welcome back")
+    for key, move in ((LEFT, "left"), (UP, "up")):
+        expected.move(move)
+        again.send(key)
+    again.wait_for(f"moves {expected.moves}")
+    again.quit()
+    [path] = (tmp_path / "games").iterdir()
+    with open(path, "rb") as stream:
+        result = replay(read_lines(stream))
+    assert (result.moves, result.score, result.board) == (expected.moves, expected.score, list(expected.board.cells))
+    assert result.seed == 8 and result.spawns_follow_seed is True and result.reason is None  # still in progress
+
+
+def test_a_lost_game_and_a_game_left_for_a_new_one_end_their_records(tmp_path: Path) -> None:
+    from solve2048.record import read_lines, replay
+
+    save_board(tmp_path, ALMOST_LOST, seed=3)   # a board the seed did not deal: recorded as given
+    term = Terminal(tmp_path)
+    term.wait_for("welcome back")
+    term.send(LEFT)
+    term.wait_for("Game over")
+    term.send("n")
+    term.wait_for("new game, seed")
+    term.send(LEFT + UP + RIGHT + DOWN)
+    term.wait_for("moves ")
+    term.send("n")
+    term.wait_for("Start a new game?")
+    term.send("y")
+    term.wait_for("new game, seed")
+    term.quit()
+    results = []
+    for path in sorted((tmp_path / "games").iterdir()):
+        with open(path, "rb") as stream:
+            results.append((json.loads(path.read_text().splitlines()[0]), replay(read_lines(stream))))
+    (lost_start, lost), (_, left) = results
+    assert lost_start["given"] is True and lost_start["seed"] is None
+    assert (lost.moves, lost.reason, lost.game_over) == (1, "game_over", True)
+    assert left.reason == "interrupted" and left.moves >= 1 and left.spawns_follow_seed is True

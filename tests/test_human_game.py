@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 from pathlib import Path
 
 from helpers import ALMOST_LOST, ALMOST_WON
 
 from solve2048 import Board, analyze, reference
-from solve2048.human_game import NOTHING_MOVES, HumanGame
+from solve2048.human_game import NOTHING_MOVES, HumanGame, HumanRecord
 from solve2048.moves import Move
+from solve2048.record import read_lines, replay
+from solve2048.review import review_record, summarize
 from solve2048.saves import SaveStore, atomic_write
+from solve2048.settings import SearchSettings
 
 
 def session_on(text: str, seed: int = 1) -> HumanGame:
@@ -195,3 +199,74 @@ def load_within_seconds(store: SaveStore, seconds: int) -> tuple[HumanGame | Non
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+# ---- the record of a person's game ------------------------------------------------------
+
+
+def play_recorded(game: HumanGame, folder: Path, moves: int, pick: random.Random) -> HumanRecord:
+    """Plays up to ``moves`` random legal moves as the terminal game does: the record
+    opened before the first, a line after each, the end line at game over."""
+    record = HumanRecord.open(folder, game)
+    for _ in range(moves):
+        if game.over:
+            break
+        assert game.move(pick.choice(game.board.legal_moves()))
+        assert game.last_step is not None
+        record.move(game.last_step)
+        if game.over:
+            record.end("game_over")
+    return record
+
+
+def replayed(path: Path):
+    with open(path, "rb") as stream:
+        return replay(read_lines(stream))
+
+
+def test_a_persons_game_is_recorded_as_it_is_played(tmp_path: Path) -> None:
+    game = HumanGame.new(11)
+    play_recorded(game, tmp_path, 100_000, random.Random(1))
+    assert game.over and game.record is not None
+    [path] = tmp_path.iterdir()
+    assert path.name == game.record
+    result = replayed(path)
+    assert (result.score, result.moves, result.reason) == (game.score, game.moves, "game_over")
+    assert result.board == list(game.board.cells) and result.seed == 11 and result.spawns_follow_seed is True
+    assert json.loads(path.read_text().splitlines()[0])["depth"] is None  # nobody searched it
+    assert summarize(list(review_record(path.read_text().splitlines(), SearchSettings(depth=1)))).moves == game.moves
+
+
+def test_a_restored_game_goes_on_in_the_same_record(tmp_path: Path) -> None:
+    pick = random.Random(2)
+    game = HumanGame.new(12)
+    play_recorded(game, tmp_path, 30, pick).close()                  # quit mid-game
+    restored = HumanGame.from_json(json.loads(json.dumps(game.to_json())))
+    assert restored.record == game.record
+    play_recorded(restored, tmp_path, 100_000, pick)
+    [path] = tmp_path.iterdir()
+    result = replayed(path)
+    assert result.moves == restored.moves > 30 and result.reason == "game_over"
+    assert result.spawns_follow_seed is True and result.score == restored.score
+
+
+def test_a_record_that_is_not_the_games_any_more_is_begun_anew_from_its_board(tmp_path: Path) -> None:
+    pick = random.Random(3)
+    game = HumanGame.new(13)
+    play_recorded(game, tmp_path, 20, pick).close()
+    first = tmp_path / str(game.record)
+    first.write_text("\n".join(first.read_text().splitlines()[:-3]) + "\n")  # lost its last moves
+    score_before = game.score
+    play_recorded(game, tmp_path, 10, pick).close()
+    assert game.record != first.name and len(list(tmp_path.iterdir())) == 2
+    result = replayed(tmp_path / str(game.record))
+    start = json.loads((tmp_path / str(game.record)).read_text().splitlines()[0])
+    assert start["given"] is True and start["seed"] is None    # the generator had moved on from its seed
+    assert result.moves == 10 and result.score == game.score - score_before
+
+
+def test_a_save_naming_another_path_as_its_record_is_not_followed(tmp_path: Path) -> None:
+    data = HumanGame.new(14).to_json()
+    for name in ("../../evil.jsonl", "/etc/passwd", "x" * 500, 7):
+        data["record"] = name
+        assert HumanGame.from_json(data).record is None
