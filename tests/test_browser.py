@@ -355,9 +355,10 @@ def test_the_page_fits_a_phone(browser: Browser, server: str) -> None:
 
 def test_a_bad_api_body_gets_a_4xx_and_the_server_stays_up(page: Page) -> None:
     statuses = page.evaluate("""async () => {
-        const bad = await fetch("/api/hint", {method: "POST", body: "{\\"board\\": 12"});
-        const huge = await fetch("/api/hint", {method: "POST", body: "x".repeat(100000)});
-        const good = await fetch("/api/hint", {method: "POST", body: JSON.stringify(
+        const headers = {"Content-Type": "application/json"};
+        const bad = await fetch("/api/hint", {method: "POST", headers, body: "{\\"board\\": 12"});
+        const huge = await fetch("/api/hint", {method: "POST", headers, body: "x".repeat(100000)});
+        const good = await fetch("/api/hint", {method: "POST", headers, body: JSON.stringify(
             {board: [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2], depth: 1})});
         return [bad.status, (await bad.json()).error, huge.status, good.status]; }""")
     assert statuses[0] == 400 and "not JSON" in statuses[1]

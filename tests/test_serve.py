@@ -162,14 +162,15 @@ def test_review_refuses_a_move_that_is_not_legal(server: str) -> None:
 
 
 def test_a_body_too_large_is_refused_whatever_its_headers_say(server: str) -> None:
-    status, _, body = request(server, "POST", "/api/hint", b"{" + b" " * 20_000 + b"}")
+    json_type = {"Content-Type": "application/json"}
+    status, _, body = request(server, "POST", "/api/hint", b"{" + b" " * 20_000 + b"}", json_type)
     assert status == 413 and b"larger than" in body
     # No Content-Length at all (http.client sends an iterable in chunks): the body
     # is counted as it comes.
     chunks = (b" " * 4096 for _ in range(8))
-    status, _, body = request(server, "POST", "/api/hint", chunks)  # type: ignore[arg-type]
+    status, _, body = request(server, "POST", "/api/hint", chunks, json_type)  # type: ignore[arg-type]
     assert status == 413
-    status, _, _ = request(server, "POST", "/api/hint", b"{}", headers={"Content-Length": "-5"})
+    status, _, _ = request(server, "POST", "/api/hint", b"{}", headers={**json_type, "Content-Length": "-5"})
     assert status in (400, 413)
 
 
@@ -177,11 +178,21 @@ def test_a_body_that_never_comes_is_dropped_in_time() -> None:
     with serving(create_app(limits=Limits(body_seconds=0.3))) as base:
         port = int(base.rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
-            client.sendall(b"POST /api/hint HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+            client.sendall(b"POST /api/hint HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                           b"Content-Length: 100\r\n\r\n{")
             started = time.monotonic()
             answer = client.recv(4096)
         assert answer.startswith(b"HTTP/1.1 408") and time.monotonic() - started < 5
         assert request(base, "GET", "/api/info")[0] == 200
+
+
+def test_only_json_is_taken_so_other_sites_pages_cannot_post(server: str) -> None:
+    body = json.dumps({"board": BOARDS[0], "depth": 1})
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", None):
+        status, _, answer = request(server, "POST", "/api/hint", body, {"Content-Type": kind} if kind else {})
+        assert status == 415 and b"application/json" in answer
+    status, _, _ = request(server, "POST", "/api/hint", body, {"Content-Type": "application/json; charset=utf-8"})
+    assert status == 200
 
 
 def test_the_server_stays_up_after_bad_requests(server: str) -> None:

@@ -126,6 +126,12 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
     pool = SearchPool(limits)
 
     async def body_of(request: Request) -> dict[str, Any]:
+        # JSON only: a browser sends that type from another site's page only after
+        # asking (CORS preflight), which this server never grants, so no page the
+        # user visits can set this machine searching.
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise ApiError("the request body must be JSON, sent as Content-Type: application/json", 415)
         return parse_body(await read_body(request, limits.body_bytes, limits.body_seconds))
 
     async def hint(request: Request) -> Response:
