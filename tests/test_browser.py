@@ -311,7 +311,7 @@ def test_each_move_played_is_judged_and_a_losing_one_flagged(page: Page) -> None
     assert "a mistake" in (page.text_content('[data-testid="judgement"]') or "")
 
 
-def test_the_downloaded_game_is_a_record_replay_accepts(page: Page, server: str, tmp_path: Path) -> None:
+def test_the_downloaded_game_is_a_record_replay_and_review_read(page: Page, server: str, tmp_path: Path) -> None:
     load(page, server, "?seed=9")
     for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown") * 5:
         page.keyboard.press(key)
@@ -324,6 +324,9 @@ def test_the_downloaded_game_is_a_record_replay_accepts(page: Page, server: str,
     assert result.seed == 9 and result.spawns_follow_seed is True
     assert result.board == cells(page) and result.score == score(page)
     assert result.moves == page.evaluate("S2048.page.game.moves") > 5
+    reviewed = CliRunner().invoke(cli, ["review", str(path), "--depth", "1", "--no-tables", "--json"])
+    assert reviewed.exit_code == 0, reviewed.output
+    assert json.loads(reviewed.output)["moves"] == result.moves
 
 
 def test_a_table_move_says_so_with_its_probability(browser: Browser, built_table) -> None:
