@@ -38,6 +38,9 @@ MAX_CHUNK = 1024
 # CONNECT_SECONDS plus a little.
 CONNECT_SECONDS = 10
 CONNECT_GRACE = 2
+# A scheduler with no worker would hold every game forever: a batch waits this
+# long for a first worker to join, then says so.
+WORKER_WAIT_SECONDS = 30.0
 # What a results line records of its settings, as settings_of reads it: the
 # depth as text, prune, tt_mb, the tables' threshold (None: off), time_ms and the start board.
 ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None]
@@ -332,6 +335,7 @@ def run_cluster(seeds: Iterable[int], settings: Settings | SearchSettings, addre
         raise BatchError("a Dask cluster needs the cluster extra: pip install 'solve2048[cluster]'") from None
     client = _connect(Client, address)
     try:
+        _wait_for_a_worker(client, address)
         workers = max(1, sum(client.nthreads().values()))
         futures = as_completed()
         for _ in range(2 * workers):
@@ -350,6 +354,14 @@ def run_cluster(seeds: Iterable[int], settings: Settings | SearchSettings, addre
                 futures.add(client.submit(play_seeds, planner.next_chunk(), settings, pure=False))
     finally:
         client.close()
+
+
+def _wait_for_a_worker(client: Any, address: str) -> None:
+    try:
+        client.wait_for_workers(1, timeout=WORKER_WAIT_SECONDS)
+    except (TimeoutError, asyncio.TimeoutError):
+        raise BatchError(f"the Dask scheduler at {address} has no worker (waited {WORKER_WAIT_SECONDS:g} s): "
+                         f"start one with `dask worker {address}`") from None
 
 
 def default_jobs() -> int:

@@ -158,6 +158,19 @@ def test_cluster_run_matches_local_run() -> None:
     assert strip(remote) == strip(local)
 
 
+def test_a_scheduler_with_no_worker_is_one_line_not_a_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    import distributed
+
+    from solve2048 import batch
+
+    monkeypatch.setattr(batch, "WORKER_WAIT_SECONDS", 1.0)
+    with distributed.LocalCluster(n_workers=0, dashboard_address=None, host="127.0.0.1") as cluster:
+        started = time.monotonic()
+        result = invoke("-n", "2", "-d", "1", "--scheduler", cluster.scheduler_address)
+    assert result.exit_code == 1 and time.monotonic() - started < 20
+    assert f"the Dask scheduler at {cluster.scheduler_address} has no worker (waited 1 s)" in result.output
+
+
 def test_unreachable_scheduler_is_one_line() -> None:
     result = invoke("-n", "2", "-d", "1", "--scheduler", "tcp://127.0.0.1:1")
     assert result.exit_code == 1 and "cannot reach the Dask scheduler" in result.output
