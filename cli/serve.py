@@ -85,6 +85,12 @@ def _listen(host: str, port: int) -> socket.socket:
     listener = socket.socket(family, kind, proto)
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # asyncio sets TCP_NODELAY on accepted sockets only when it sees the TCP
+        # protocol number, which getaddrinfo may leave 0; without it every answer
+        # on a kept-alive connection waits 40 ms (Nagle and delayed ACKs), which
+        # would cap autoplay near 20 moves a second. Accepted sockets inherit it.
+        if family in (socket.AF_INET, socket.AF_INET6):
+            listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         listener.bind(address)
         listener.listen(128)
     except OSError as error:

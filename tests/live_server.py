@@ -20,6 +20,9 @@ from starlette.applications import Starlette
 def serving(app: Starlette) -> Iterator[str]:
     """Runs ``app`` until the block ends; yields its address, "http://127.0.0.1:PORT"."""
     listener = socket.socket()
+    # As cli/serve.py: without TCP_NODELAY each kept-alive answer waits 40 ms on
+    # Nagle and the client's delayed ACK.
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
