@@ -356,6 +356,23 @@ def test_the_page_fits_a_phone(browser: Browser, server: str) -> None:
     context.close()
 
 
+def test_a_game_from_a_set_position_downloads_as_a_given_start(page: Page, tmp_path: Path) -> None:
+    set_board(page, "1024 1024 . . / . . . . / . . . . / . . . 2")
+    page.keyboard.press("ArrowLeft")                      # makes 2048: won at move 1
+    page.click('[data-action="keep-going"]')
+    for key in ("ArrowDown", "ArrowRight", "ArrowUp") * 3:
+        page.keyboard.press(key)
+    with page.expect_download() as download:
+        page.click('[data-action="download"]')
+    path = tmp_path / "given.jsonl"
+    download.value.save_as(path)
+    start = json.loads(path.read_text().splitlines()[0])
+    assert start["given"] is True and start["board"] == [1024, 1024] + [0] * 13 + [2]
+    with path.open("rb") as stream:
+        result = replay(read_lines(stream))
+    assert result.won_at_move == 1 and result.spawns_follow_seed is True and result.board == cells(page)
+
+
 def test_a_bad_api_body_gets_a_4xx_and_the_server_stays_up(page: Page) -> None:
     statuses = page.evaluate("""async () => {
         const headers = {"Content-Type": "application/json"};
