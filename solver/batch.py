@@ -133,6 +133,7 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "table_moves": result.table_moves,
         "time_ms": settings.time_ms,
         "start": settings.start,
+        "final_board": result.final_board.hex(),
     }
 
 

@@ -25,7 +25,7 @@ from solve2048.settings import MAX_TIME_MS, check_depth
 
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
-          "prune", "tt_mb", "tables", "table_moves", "time_ms", "start")
+          "prune", "tt_mb", "tables", "table_moves", "time_ms", "start", "final_board")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -174,10 +174,33 @@ def _check_settings(row: dict[str, Any]) -> None:
         _real(row, "time_ms", 0, MAX_TIME_MS)
 
 
+def _check_final_board(row: dict[str, Any]) -> None:
+    """The board a game ended on (hex): a lost board, holding the game's largest
+    tile, and from two tiles its tiles add up to what 2 + moves spawns can make."""
+    text = row["final_board"]
+    try:
+        board = Board.parse(text) if isinstance(text, str) and text.startswith("0x") else None
+    except InvalidBoardError:
+        board = None
+    if board is None:
+        raise InvalidArgumentError(f"final_board {str(text)[:40]!r} is not a board in hex notation")
+    if board.max_tile != row["max_tile"]:
+        raise InvalidArgumentError(f"final_board holds {board.max_tile:,} at most, but max_tile is {row['max_tile']:,}")
+    if not board.is_game_over():
+        raise InvalidArgumentError("final_board still has a legal move, so the game did not end there")
+    if row.get("start") is None:
+        spawned = row["moves"] + START_TILES
+        total = sum(board.cells)
+        if not SPAWN_MIN * spawned <= total <= SPAWN_MAX * spawned:
+            raise InvalidArgumentError(f"final_board's tiles add up to {total:,}, which {spawned:,} spawns of "
+                                       f"2 or 4 cannot make")
+
+
 def check_game(row: object) -> dict[str, Any]:
     """Returns ``row`` if it is a game result the rules allow, else raises
     ValueError naming the first field that is wrong. Fields older lines lack
-    (won, won_at_move, prune, tt_mb, tables, table_moves, depth, time_ms) may be absent."""
+    (won, won_at_move, prune, tt_mb, tables, table_moves, depth, time_ms, start,
+    final_board) may be absent."""
     if not isinstance(row, dict):
         raise InvalidArgumentError(f"a game result is a JSON object, not {type(row).__name__}")
     _whole(row, "seed", 0, MAX_SEED)
@@ -188,6 +211,8 @@ def check_game(row: object) -> dict[str, Any]:
         _check_from_start(row)
     _real(row, "seconds", 0)
     _check_settings(row)
+    if row.get("final_board") is not None:
+        _check_final_board(row)
     return row
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from solve2048 import reference
+from solve2048 import Board, reference
 from solve2048.batch import Settings, play_seeds
 from solve2048.results import MAX_LINE, ResultsFileError, append_row, check_game, load, score_bounds
 
@@ -119,6 +119,24 @@ def test_an_impossible_line_names_file_line_and_field(tmp_path: Path, change: di
     assert message.startswith(f"{path}: line 2 is not a game result: {field} "), message
     assert "\n" not in message
     assert path.read_bytes() == before
+
+
+def test_the_final_board_must_be_the_lost_board_of_such_a_game() -> None:
+    row = play_seeds([3], Settings(depth=1))[0]
+    board = Board.parse(row["final_board"])
+    assert check_game(row) and board.is_game_over() and board.max_tile == row["max_tile"]
+    top = row["max_tile"]
+    live = Board.from_cells([top, 2, 4, 8] + [0] * 12)
+    bad = [
+        ({"final_board": "0x21"}, f"final_board holds 4 at most, but max_tile is {top:,}"),
+        ({"final_board": "2 4 / 8"}, "not a board in hex"),
+        ({"final_board": 7}, "not a board in hex"),
+        ({"final_board": live.hex()}, "still has a legal move"),
+        ({"moves": row["moves"] + 5000}, "which"),   # too few tiles for so many spawns
+    ]
+    for change, message in bad:
+        with pytest.raises(ValueError, match=message):
+            check_game({**row, **change})
 
 
 def test_a_missing_field_is_named(tmp_path: Path) -> None:
