@@ -98,3 +98,34 @@ def write_plot(path: str, summary: dict[str, Any], scores: list[int]) -> None:
         raise click.ClickException(f"cannot write the plot {path}: {error.strerror or error}") from None
     finally:
         plt.close(fig)
+
+
+def write_deaths_plot(path: str, deaths: dict[str, Any]) -> None:
+    """Where games were lost: how many died at each largest tile, and what their
+    boards had built (snake and chain lengths)."""
+    _load_pyplot()
+    import matplotlib.pyplot as plt
+
+    groups = deaths["by_max_tile"]
+    labels = [str(g["max_tile"]) for g in groups]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    left.bar(labels, [g["share"] * 100 for g in groups], color="#edc22e", edgecolor="#776e65")
+    left.set_xlabel("largest tile at death")
+    left.set_ylabel("games (%)")
+    left.set_title("Where the games were lost")
+    x = range(len(groups))
+    right.plot(x, [g["snake"] for g in groups], marker="o", color="#f65e3b", label="snake from a corner")
+    right.plot(x, [g["chain"] for g in groups], marker="s", color="#3c3a32", label="ranks held below the top")
+    right.set_xticks(list(x), labels)
+    right.set_xlabel("largest tile at death")
+    right.set_ylabel("tiles (mean)")
+    right.set_title("What the lost boards had built")
+    right.legend()
+    fig.suptitle(f"solve2048: {deaths['games']:,} lost games")
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110, format=plot_format(path) or None)
+    except OSError as error:
+        raise click.ClickException(f"cannot write the plot {path}: {error.strerror or error}") from None
+    finally:
+        plt.close(fig)

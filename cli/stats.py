@@ -10,8 +10,9 @@ import click
 from solve2048 import results as results_file
 from solve2048 import stats as summary_stats
 from solve2048.cli.params import OUTPUT, InputError
-from solve2048.cli.plot import plot_option_callback, write_plot
-from solve2048.cli.summary import compare_text, summary_text
+from solve2048.cli.plot import plot_option_callback, write_deaths_plot, write_plot
+from solve2048.cli.summary import compare_text, deaths_text, summary_text
+from solve2048.deaths import summarize as death_summary
 
 
 def load_results(path: str, repair: bool) -> list[dict[str, Any]]:
@@ -31,11 +32,14 @@ def load_results(path: str, repair: bool) -> list[dict[str, Any]]:
 @click.argument("path", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--compare", nargs=2, type=click.Path(exists=True, dir_okay=False), metavar="A.jsonl B.jsonl",
               help="Put two results files side by side, with the difference and its significance.")
+@click.option("--deaths", is_flag=True,
+              help="Where the games were lost: the boards they ended on, by the largest tile at death.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--plot", "plot_path", type=OUTPUT, default=None, callback=plot_option_callback,
               help="Write reach rates and the score distribution of PATH to this file, in the format "
                    "its extension names (.png, .pdf, .svg, ...; needs matplotlib).")
-def stats(path: str | None, compare: tuple[str, str] | None, as_json: bool, plot_path: str | None) -> None:
+def stats(path: str | None, compare: tuple[str, str] | None, deaths: bool, as_json: bool,
+          plot_path: str | None) -> None:
     """Summary of an existing results file (from batch --out)."""
     if compare:
         a, b = (load_results(p, repair=False) for p in compare)
@@ -49,7 +53,19 @@ def stats(path: str | None, compare: tuple[str, str] | None, as_json: bool, plot
     rows = load_results(path, repair=False)
     if not rows:
         raise InputError(f"{path} holds no games")
+    if deaths:
+        _deaths(path, rows, as_json, plot_path)
+        return
     summary = summary_stats.summarize(rows)
     click.echo(json.dumps(summary) if as_json else summary_text(summary))
     if plot_path:
         write_plot(plot_path, summary, [r["score"] for r in rows])
+
+
+def _deaths(path: str, rows: list[dict[str, Any]], as_json: bool, plot_path: str | None) -> None:
+    found = death_summary(rows)
+    if not found["games"]:
+        raise InputError(f"{path} keeps no final boards (its lines come from before batch wrote them)")
+    click.echo(json.dumps(found) if as_json else deaths_text(found))
+    if plot_path:
+        write_deaths_plot(plot_path, found)

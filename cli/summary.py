@@ -77,3 +77,17 @@ def compare_text(c: dict[str, Any], name_a: str, name_b: str) -> str:
                      f"  p = {r['p']:.3g} ({mark})")
     lines.append(f"A = {name_a}\nB = {name_b}")
     return "\n".join(lines)
+
+
+def deaths_text(d: dict[str, Any]) -> str:
+    """The table of ``solve2048.deaths.summarize``: one row per largest tile at death."""
+    lines = [f"deaths       {d['games']:,} games, read on the board each was lost on"
+             + (f" ({d['without_board']:,} lines keep no board)" if d["without_board"] else ""),
+             "died with    games   share   in a corner   snake   chain below   big pairs    moves   from tables"]
+    for g in d["by_max_tile"]:
+        lines.append(f"{g['max_tile']:>9}  {g['games']:>7,}  {g['share']:>6.1%}  {g['corner']:>12.1%}"
+                     f"  {g['snake']:>6.1f}  {g['chain']:>12.1f}  {g['big_pairs']:>10.2f}  {g['moves']:>7,.0f}"
+                     f"  {g['table_move_share']:>12.1%}")
+    lines.append("snake: tiles falling in order from a corner; chain below: ranks under the largest all held;")
+    lines.append("big pairs: tiles of 256 or more held twice (means per game)")
+    return "\n".join(lines)

@@ -1,0 +1,124 @@
+"""Where games are lost: what the player had built on the board it lost on.
+
+A results line keeps its game's last board (``final_board``). This module reads
+each such board for the signs a strong player's board shows and a lost one
+loses: the largest tile in a corner, the tiles falling in order along a snake
+from that corner, how many ranks below the largest are all held (how far the
+game had come toward its next merge), and the big tiles held twice but apart
+(pairs that could not meet). ``summarize`` groups them by the largest tile at
+death; ``solve2048 stats --deaths`` prints it.
+
+Pure functions over result rows; no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solve2048.board import Board
+
+# A tile this big or bigger held twice on a lost board is a pair that never met.
+BIG_TILE = 256
+
+
+def _snake_paths() -> list[tuple[int, ...]]:
+    """The 8 snakes over the board: from each corner, row by row or column by
+    column, turning at each edge (the shape the strong players keep)."""
+    rows = [[4 * r + c for c in range(4)] for r in range(4)]
+    paths = []
+    for lines in (rows, [list(col) for col in zip(*rows, strict=True)]):   # by rows, by columns
+        for flip_lines in (False, True):                                    # from the top or the bottom
+            for flip_first in (False, True):                                # from the left or the right
+                ordered = lines[::-1] if flip_lines else lines
+                path: list[int] = []
+                for i, line in enumerate(ordered):
+                    forward = (i % 2 == 0) != flip_first
+                    path += line if forward else line[::-1]
+                paths.append(tuple(path))
+    return paths
+
+
+SNAKES = _snake_paths()
+CORNERS = frozenset({0, 3, 12, 15})
+
+
+@dataclass(frozen=True)
+class Death:
+    """What one lost board shows."""
+
+    max_tile: int
+    corner: bool    # the largest tile in a corner
+    snake: int      # tiles falling strictly along the best snake from a corner
+    chain: int      # ranks right below the largest that the board all holds
+    big_pairs: int  # tiles of BIG_TILE or more held more than once
+
+    @classmethod
+    def of(cls, board: Board) -> Death:
+        cells = board.cells
+        top = max(cells)
+        return cls(max_tile=top, corner=any(cells[i] == top for i in CORNERS), snake=_snake_length(cells),
+                   chain=_chain(cells), big_pairs=_big_pairs(cells))
+
+
+def _snake_length(cells: Sequence[int]) -> int:
+    best = 0
+    for path in SNAKES:
+        length = 0
+        previous = None
+        for cell in path:
+            value = cells[cell]
+            if value == 0 or (previous is not None and value >= previous):
+                break
+            length += 1
+            previous = value
+        best = max(best, length)
+    return best
+
+
+def _chain(cells: Sequence[int]) -> int:
+    held = set(cells)
+    tile, count = max(cells) // 2, 0
+    while tile >= 2 and tile in held:
+        count += 1
+        tile //= 2
+    return count
+
+
+def _big_pairs(cells: Sequence[int]) -> int:
+    big = [v for v in cells if v >= BIG_TILE]
+    return len(big) - len(set(big))
+
+
+def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The deaths of the rows that keep their final board, grouped by the largest
+    tile at death: how many, and the mean of each sign, with the share of their
+    moves the endgame tables chose."""
+    read = [(row, Death.of(Board.parse(row["final_board"]))) for row in rows if row.get("final_board")]
+    groups: dict[int, list[tuple[dict[str, Any], Death]]] = {}
+    for row, death in read:
+        groups.setdefault(death.max_tile, []).append((row, death))
+    return {
+        "games": len(read),
+        "without_board": len(rows) - len(read),
+        "by_max_tile": [_group(tile, groups[tile], len(read)) for tile in sorted(groups)],
+    }
+
+
+def _group(tile: int, members: list[tuple[dict[str, Any], Death]], total: int) -> dict[str, Any]:
+    n = len(members)
+    deaths = [d for _, d in members]
+    moves = sum(r["moves"] for r, _ in members)
+    table_moves = sum(r.get("table_moves") or 0 for r, _ in members)
+    return {
+        "max_tile": tile,
+        "games": n,
+        "share": n / total,
+        "corner": sum(d.corner for d in deaths) / n,
+        "snake": sum(d.snake for d in deaths) / n,
+        "chain": sum(d.chain for d in deaths) / n,
+        "big_pairs": sum(d.big_pairs for d in deaths) / n,
+        "moves": moves / n,
+        "table_move_share": table_moves / moves if moves else 0.0,
+    }

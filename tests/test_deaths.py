@@ -1,0 +1,73 @@
+"""stats --deaths: what the lost boards of a results file had built."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from solve2048 import Board
+from solve2048.batch import Settings, play_seeds
+from solve2048.cli.main import cli
+from solve2048.deaths import SNAKES, Death, summarize
+from solve2048.results import append_row
+
+PERFECT = "65536 32768 16384 8192 / 512 1024 2048 4096 / 256 128 64 32 / 2 4 8 16"
+
+
+def test_the_snakes_are_the_eight_boustrophedons_from_the_corners() -> None:
+    assert len(set(SNAKES)) == 8
+    assert all(sorted(path) == list(range(16)) for path in SNAKES)
+    assert {path[0] for path in SNAKES} == {0, 3, 12, 15}
+    for path in SNAKES:  # each step goes to a neighbouring cell
+        assert all(abs(a // 4 - b // 4) + abs(a % 4 - b % 4) == 1 for a, b in itertools.pairwise(path))
+
+
+def test_a_whole_snake_and_its_mirror_images_read_the_same() -> None:
+    board = Board.parse(PERFECT)
+    death = Death.of(board)
+    assert death == Death(max_tile=65536, corner=True, snake=16, chain=15, big_pairs=0)
+    rows = board.rows
+    mirrored = Board.from_rows([list(reversed(r)) for r in rows])
+    transposed = Board.from_rows([list(c) for c in zip(*rows, strict=True)])
+    assert Death.of(mirrored) == Death.of(transposed) == death
+
+
+def test_a_broken_board_shows_where_it_broke() -> None:
+    # The largest tile off the corner, the chain broken below 256 (no 128),
+    # two 512s that never met.
+    death = Death.of(Board.parse("2 1024 4 8 / 512 256 2 4 / 64 512 8 2 / 2 4 2 4"))
+    # (8 4 2 down the right edge is its longest falling snake.)
+    assert death == Death(max_tile=1024, corner=False, snake=3, chain=2, big_pairs=1)
+
+
+def test_summarize_groups_by_the_largest_tile_at_death() -> None:
+    rows = play_seeds(list(range(8)), Settings(depth=1)) + [{"seed": 99, "moves": 10}]
+    found = summarize(rows)
+    assert found["games"] == 8 and found["without_board"] == 1
+    groups = found["by_max_tile"]
+    assert sum(g["games"] for g in groups) == 8 and abs(sum(g["share"] for g in groups) - 1) < 1e-12
+    assert [g["max_tile"] for g in groups] == sorted({r["max_tile"] for r in rows[:8]})
+    assert all(0 <= g["corner"] <= 1 and 1 <= g["snake"] <= 16 for g in groups)
+
+
+def test_stats_deaths_reads_a_batch_file(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    with path.open("w") as stream:
+        for row in play_seeds(list(range(6)), Settings(depth=1)):
+            append_row(stream, row)
+    text = CliRunner().invoke(cli, ["stats", "--deaths", str(path)])
+    assert text.exit_code == 0 and text.output.startswith("deaths       6 games")
+    data = json.loads(CliRunner().invoke(cli, ["stats", "--deaths", "--json", str(path)]).output)
+    assert data["games"] == 6 and {"max_tile", "games", "share", "corner", "snake", "chain", "big_pairs",
+                                   "moves", "table_move_share"} == set(data["by_max_tile"][0])
+
+
+def test_a_file_without_boards_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps({"seed": 0, "depth": 1, "score": 12, "max_tile": 8, "moves": 3, "seconds": 0.1}) + "\n")
+    result = CliRunner().invoke(cli, ["stats", "--deaths", str(path)])
+    assert result.exit_code == 2 and "keeps no final boards" in result.output
+    assert len(result.output.strip().splitlines()) == 1
