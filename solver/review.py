@@ -82,6 +82,13 @@ class MoveReview:
     heuristic: Heuristic                # the values' scale
     move: int | None = None             # the move's number in its record (1-based), None alone
 
+    @property
+    def shortfall(self) -> float:
+        """How far below the best move's value the played move's is, in the search's
+        values (0 when it is the best, or when the search cannot tell)."""
+        mine, top = self.values.get(self.played), self.values.get(self.best)
+        return max(0.0, top - mine) if mine is not None and top is not None and self.played != self.best else 0.0
+
     def to_json(self) -> dict[str, Any]:
         return {
             "move": self.move,
@@ -227,9 +234,10 @@ class ReviewSummary:
 def summarize(reviews: Sequence[MoveReview], *, threshold: float = DEFAULT_THRESHOLD,
               worst: int = WORST_SHOWN) -> ReviewSummary:
     """The summary of ``reviews`` (any number, an interrupted review's too): the
-    ``worst`` costliest moves with a loss above 0, costliest first, earliest first
-    among equals."""
-    costly = sorted((r for r in reviews if r.loss > 0), key=lambda r: (-r.loss, r.move or 0))
+    ``worst`` costliest moves with a loss above 0, costliest first; among equal
+    losses (a board with two legal moves loses all or nothing) the larger shortfall
+    in value first, then the earlier."""
+    costly = sorted((r for r in reviews if r.loss > 0), key=lambda r: (-r.loss, -r.shortfall, r.move or 0))
     return ReviewSummary(
         moves=len(reviews),
         mistakes=sum(r.mistake for r in reviews),

@@ -389,3 +389,14 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130(tmp_path: Path) -> None:
     assert "Traceback" not in err
     data = json.loads(out)
     assert data["interrupted"] is True and 0 < data["moves"] < data["record_moves"] == len(lines) - 2
+
+
+def test_among_equal_losses_the_larger_shortfall_is_named_first() -> None:
+    board = Board.parse(OPENING)
+
+    def made(move: int, loss: float, played_value: float) -> MoveReview:
+        values = {Move.UP: played_value, Move.LEFT: 100.0, Move.DOWN: None, Move.RIGHT: None}
+        return MoveReview(board, Move.UP, Move.LEFT, values, loss, True, False, None, 1, "default", move)
+
+    worst = summarize([made(1, 1.0, 99.0), made(2, 1.0, 50.0), made(3, 0.5, 0.0)]).worst
+    assert [r.move for r in worst] == [2, 1, 3] and worst[0].shortfall == 50.0
