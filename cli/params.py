@@ -14,9 +14,20 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from solve2048 import Board, InvalidBoardError
+from solve2048 import Board, InvalidBoardError, engine
 from solve2048.cli.exits import EXIT_BAD_INPUT
-from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, MAX_DEPTH, PRUNE_AUTO, Prune, check_prune, check_tt_mb
+from solve2048.engine import (
+    DEFAULT_PRUNE,
+    DEFAULT_THREADS,
+    DEFAULT_TT_MB,
+    MAX_DEPTH,
+    MAX_THREADS,
+    PRUNE_AUTO,
+    Prune,
+    check_prune,
+    check_threads,
+    check_tt_mb,
+)
 from solve2048.rng import MAX_SEED
 from solve2048.settings import MAX_TIME_MS, Depth, SearchSettings
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, ENV_DIR, TableSet
@@ -139,6 +150,18 @@ class TableSizeParam(ParamType[int]):
             self.fail(str(error), param, ctx)
 
 
+class ThreadsParam(ParamType[int]):
+    """The threads of one search: a whole number from 1 to MAX_THREADS."""
+
+    name = "N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        try:
+            return check_threads(value if isinstance(value, int) else int(str(value).strip()))
+        except ValueError:
+            self.fail(f"expected a thread count from 1 to {MAX_THREADS}, got {value!r}", param, ctx)
+
+
 def close_quietly(stream: IO[str]) -> None:
     """Closes an output after a failed write: the stream still holds what it
     could not write, and closing would try again; what is on disk is what counts."""
@@ -203,15 +226,17 @@ def table_options(command: F) -> F:
 
 def settings_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The search settings every searching command shares, --depth, --time,
-    --prune, --tt-mb and the tables' options, declared once; the command gets
-    them as one SearchSettings, ``settings``, its tables loaded."""
+    --prune, --tt-mb, --threads and the tables' options, declared once; the
+    command gets them as one SearchSettings, ``settings``, its tables loaded."""
 
     @functools.wraps(command)
-    def with_settings(*args: Any, depth: Depth, time_ms: float | None, prune: Prune, tt_mb: int,
+    def with_settings(*args: Any, depth: Depth, time_ms: float | None, prune: Prune, tt_mb: int, threads: int,
                       no_tables: bool, tables_dir: Path | None, table_min_prob: float, **kwargs: Any) -> Any:
+        check_thread_tables(tt_mb, threads)
         tables = open_tables(no_tables, tables_dir, table_min_prob)
         try:
-            settings = SearchSettings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb, tables=tables)
+            settings = SearchSettings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb, tables=tables,
+                                      threads=threads)
         except ValueError as error:  # each option was checked alone; this is what they say together
             raise InputError(str(error)) from None
         return command(*args, settings=settings, **kwargs)
@@ -221,11 +246,29 @@ def settings_options(command: Callable[..., Any]) -> Callable[..., Any]:
         help="Moves to look ahead (the first included), or 'auto' by board difficulty.",
     )(with_settings)
     with_settings = click.option(
+        "--threads", type=ThreadsParam(), default=DEFAULT_THREADS, show_default="every core",
+        help=f"Threads of one search from depth 6 on, each with a --tt-mb table of its own (1..{MAX_THREADS}); "
+             "any number of them gives the same move, values and node count.",
+    )(with_settings)
+    with_settings = click.option(
         "-t", "--time", "time_ms", type=TIME_MS, default=None,
         help="Search by iterative deepening for at most this many ms per move (depth becomes a "
              "cap; the result then depends on the machine's speed).",
     )(with_settings)
     return table_options(search_options(with_settings))
+
+
+def check_thread_tables(tt_mb: int, threads: int) -> None:
+    """Refuses --tt-mb when one table fits but not one per thread; a size of
+    which not even one fits is SearchSettings' to refuse, in its own words."""
+    try:
+        engine.check_tt_mb(tt_mb)
+    except ValueError:
+        return
+    try:
+        engine.check_tt_mb(tt_mb, copies=threads)
+    except ValueError as error:
+        raise click.BadParameter(f"{error}, one per thread (--threads)", param_hint="'--tt-mb'") from None
 
 
 def open_tables(no_tables: bool, tables_dir: Path | None, min_prob: float) -> TableSet | None:

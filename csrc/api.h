@@ -92,6 +92,13 @@ typedef struct {
 /* A searcher owns a transposition table of about tt_bytes (0 = no table).
  * NULL when out of memory. One searcher must not be used by two threads at once. */
 s2048_searcher *s2048_searcher_new(size_t tt_bytes);
+/* A searcher whose searches from depth 6 on run on `threads` threads (1..64),
+ * the caller's and threads - 1 it starts for each such search, each with a
+ * table of its own of tt_bytes (made at the first of them). The result of a
+ * search is the same whatever the thread count (docs/search.md). NULL for a
+ * bad thread count or when out of memory. */
+s2048_searcher *s2048_searcher_new_threads(size_t tt_bytes, int threads);
+int s2048_searcher_threads(const s2048_searcher *s);
 void s2048_searcher_free(s2048_searcher *s);
 /* Forgets every stored position (O(1): bumps a generation counter). */
 void s2048_searcher_clear(s2048_searcher *s);
@@ -250,6 +257,7 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
 /* CDEF END */
 
 #define S2048_MAX_DEPTH 16
+#define S2048_MAX_THREADS 64
 #define S2048_PRUNE_AUTO (-1.0)
 
 #endif /* API_H_INCLUDED */

@@ -11,10 +11,24 @@
  * solver/reference_search.py is the same search in plain Python; the two must
  * give the same values for the same settings (with the table off, or without
  * pruning, where the table cannot change a value).
+ *
+ * From depth SPLIT_DEPTH on, the root is split (docs/search.md, "One search on
+ * every core"): the children of each root chance node with a 2 spawned, and
+ * those with a 4, are two tasks, each searched with a table of its own,
+ * cleared before it; the values are added in the serial order. No task sees
+ * another's work, so whichever thread runs which task, and however many
+ * threads there are, the values and node counts are the same.
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+
+#if !defined(_WIN32)
+#define HAVE_PTHREADS 1
+#include <pthread.h>
+#include <stdatomic.h>
+#endif
 
 #include "api.h"
 #include "evaluate.h"
@@ -22,9 +36,23 @@
 #include "tt.h"
 
 #define TIME_CHECK_NODES 4096  /* nodes between two looks at the clock */
+/* The least depth whose search is split at the root. Decided by the depth
+ * alone, never by the thread count, so that a result never depends on the
+ * machine. Below it the search is today's, one table for the whole tree,
+ * whose node counts the bench promises (depths 2 to 5: 1702, 37527, 243569,
+ * 912225); a depth-5 search takes 0.2 ms, where a split gains little over
+ * starting the threads, and the per-task tables would change its counts. */
+#define SPLIT_DEPTH 6
+/* Tasks of a split root: 4 directions times 2 spawn values. */
+#define MAX_TASKS 8
 
 struct s2048_searcher {
-    tt_table tt;
+    tt_table tt;          /* the caller's thread's table: the whole search below SPLIT_DEPTH */
+    int threads;          /* 1..S2048_MAX_THREADS */
+    size_t tt_bytes;      /* the size of each table */
+    int reuse_deeper;
+    tt_table *extra;      /* threads - 1 more tables, one per worker, made at the first split */
+    int extra_ready;      /* how many of them were made (fewer only when memory ran out) */
 };
 
 typedef struct {
@@ -289,27 +317,254 @@ static int best_direction(const double values[4], int legal)
     return best;
 }
 
-s2048_searcher *s2048_searcher_new(size_t tt_bytes)
+/* ---- the split root ---------------------------------------------------------- */
+
+/* One task: the 2s (four = 0) or the 4s (four = 1) spawned on every empty
+ * cell of one root chance node, and what their searches found. The two
+ * halves of a chance node hardly share positions: a board reached through a
+ * first 2 holds 2 points less than one reached through a first 4, until a
+ * later 4 against a 2 evens them, on paths pruned first. */
+typedef struct {
+    board_t board, board_t;   /* the root chance node: the board after a root move */
+    int four;
+    int cells;                /* its empty cells */
+    double value[16];         /* each child's value, cells in increasing order */
+    uint64_t nodes, cache_hits;
+    int aborted;              /* cut short by the deadline, or never started */
+} split_task;
+
+typedef struct {
+    const s2048_eval *eval;
+    double prune, deadline;
+    int depth, timed;
+    split_task task[MAX_TASKS];
+    int order[MAX_TASKS];  /* the tasks in the order threads take them */
+    int count;
+#if HAVE_PTHREADS
+    atomic_int next;       /* the next place in order[] to take */
+#else
+    int next;
+#endif
+} split_job;
+
+/* Searches one task with table tt, cleared first, so that what it finds
+ * depends on the task alone: each child as chance_node's second loop
+ * searches it, the children one after the other. */
+static void run_task(const split_job *job, tt_table *tt, split_task *task)
 {
-    s2048_searcher *s = malloc(sizeof *s);
+    search_state st = {0};
+    st.eval = job->eval;
+    st.tt = tt;
+    st.prune = job->prune;
+    st.tt_top = job->depth - 2;
+    st.deadline = job->deadline;
+    st.next_check = job->timed ? TIME_CHECK_NODES : UINT64_MAX;
+    if (job->timed && now_seconds() >= job->deadline) {
+        task->aborted = 1;
+        return;
+    }
+    tt_clear(tt);
+    int remaining = job->depth - 2;  /* of the chance nodes below the children */
+    int maxed = board_has_two_maxed(task->board);
+    double prob = 1.0 / task->cells * (task->four ? 0.1 : 0.9);
+    int i = 0;
+    for (uint64_t empty = board_empty_mask(task->board); empty; empty &= empty - 1, i++) {
+        board_t tile, tile_t;
+        spawn_tiles(lowest_flag_nibble(empty), &tile, &tile_t);
+        board_t kid = task->board | (tile << task->four), kid_t = task->board_t | (tile_t << task->four);
+        count_node(&st);
+        if (!(prob < st.prune) && !st.aborted) {
+            max_children c;
+            max_prepare(&st, kid, kid_t, maxed, remaining, &c);
+            task->value[i] = max_best_child(&st, &c, remaining, prob);
+        } else {
+            task->value[i] = leaf_max_node(&st, kid, kid_t, maxed);
+        }
+    }
+    task->nodes = st.nodes;
+    task->cache_hits = st.cache_hits;
+    task->aborted = st.aborted;
+}
+
+/* Takes tasks until none is left; whichever thread runs a task writes only
+ * that task's fields. */
+static void take_tasks(split_job *job, tt_table *tt)
+{
+    for (;;) {
+#if HAVE_PTHREADS
+        int i = atomic_fetch_add(&job->next, 1);
+#else
+        int i = job->next++;
+#endif
+        if (i >= job->count) return;
+        run_task(job, tt, &job->task[job->order[i]]);
+    }
+}
+
+#if HAVE_PTHREADS
+typedef struct {
+    split_job *job;
+    tt_table *tt;
+    pthread_t id;
+} split_worker;
+
+static void *worker_main(void *arg)
+{
+    split_worker *w = arg;
+    take_tasks(w->job, w->tt);
+    return NULL;
+}
+#endif
+
+/* Makes the workers' tables at the first split search. A table that cannot
+ * be made leaves its worker out: the search is then slower, never different. */
+static void make_extra_tables(s2048_searcher *s)
+{
+    if (s->extra || s->threads < 2) return;
+    s->extra = calloc((size_t)s->threads - 1, sizeof *s->extra);
+    if (!s->extra) return;
+    for (int i = 0; i < s->threads - 1; i++) {
+        if (tt_init(&s->extra[i], s->tt_bytes) != 0) break;
+        s->extra[i].reuse_deeper = s->reuse_deeper;
+        s->extra_ready++;
+    }
+}
+
+/* The expected size of a task's tree, to start the biggest first: the 2s
+ * are searched 10 times likelier, so pruned later, and more empty cells mean
+ * more children. Only the speed depends on it, never a result. */
+static double task_size(const split_task *t)
+{
+    return t->cells * (t->four ? 0.2 : 1.0);
+}
+
+/* Orders the tasks by decreasing expected size (ties by index), so that the
+ * threads finish close together. */
+static void order_tasks(split_job *job)
+{
+    for (int i = 0; i < job->count; i++) {
+        int j = i;
+        for (; j > 0 && task_size(&job->task[job->order[j - 1]]) < task_size(&job->task[i]); j--)
+            job->order[j] = job->order[j - 1];
+        job->order[j] = i;
+    }
+}
+
+/* Runs every task of job on the searcher's threads, the caller's included;
+ * no more threads than tasks. */
+static void run_job(s2048_searcher *s, split_job *job)
+{
+    job->next = 0;
+#if HAVE_PTHREADS
+    split_worker w[S2048_MAX_THREADS];
+    int workers = 0;
+    make_extra_tables(s);
+    int wanted = s->extra_ready < job->count - 1 ? s->extra_ready : job->count - 1;
+    for (; workers < wanted; workers++) {
+        w[workers].job = job;
+        w[workers].tt = &s->extra[workers];
+        /* A thread that cannot start leaves its tasks to the others. */
+        if (pthread_create(&w[workers].id, NULL, worker_main, &w[workers]) != 0) break;
+    }
+    take_tasks(job, &s->tt);
+    for (int i = 0; i < workers; i++) pthread_join(w[i].id, NULL);
+#else
+    (void)s;
+    take_tasks(job, &s->tt);
+#endif
+}
+
+/* search_root, split: the root and its chance nodes here, their children in
+ * tasks; the values added as chance_node adds them. Fills values and returns
+ * the legal mask; sets st->aborted when the deadline cut a task short. */
+static int search_root_split(s2048_searcher *s, search_state *st, board_t b, int depth, double values[4])
+{
+    board_t moved[4], moved_t[4];
+    count_node(st);
+    int legal = expand(b, board_transpose(b), board_has_two_maxed(b), moved, moved_t);
+    split_job job_memory;  /* 11 KB on the caller's stack; the workers end before it does */
+    split_job *job = &job_memory;
+    job->eval = st->eval;
+    job->prune = st->prune;
+    job->deadline = st->deadline;
+    job->depth = depth;
+    job->timed = st->next_check != UINT64_MAX;
+    job->count = 0;
+    int first[4] = {0, 0, 0, 0};
+    for (int dir = 0; dir < 4; dir++) {
+        if (!(legal >> dir & 1)) continue;
+        count_node(st);  /* the root chance node */
+        first[dir] = job->count;
+        for (int four = 0; four < 2; four++) {
+            split_task *t = &job->task[job->count++];
+            memset(t, 0, sizeof *t);
+            t->board = moved[dir];
+            t->board_t = moved_t[dir];
+            t->four = four;
+            t->cells = nibble_flags_count(board_empty_mask(moved[dir]));
+        }
+    }
+    order_tasks(job);
+    run_job(s, job);
+    for (int dir = 0; dir < 4; dir++) {
+        values[dir] = 0.0;
+        if (!(legal >> dir & 1)) continue;
+        const split_task *twos = &job->task[first[dir]], *fours = &job->task[first[dir] + 1];
+        /* chance_node's sum, in its order: cells in increasing order, 2 then 4. */
+        double sum = 0.0;
+        for (int i = 0; i < twos->cells; i++) sum += 0.9 * twos->value[i] + 0.1 * fours->value[i];
+        values[dir] = sum / twos->cells;
+    }
+    for (int i = 0; i < job->count; i++) {
+        st->nodes += job->task[i].nodes;
+        st->cache_hits += job->task[i].cache_hits;
+        if (job->task[i].aborted) st->aborted = 1;
+    }
+    return legal;
+}
+
+/* One root search to depth: split from SPLIT_DEPTH on, else search_root.
+ * Returns the legal mask; sets st->aborted when the deadline cut it short. */
+static int search_depth(s2048_searcher *s, search_state *st, board_t b, int depth, double values[4])
+{
+    return depth >= SPLIT_DEPTH ? search_root_split(s, st, b, depth, values) : search_root(st, b, depth, values);
+}
+
+s2048_searcher *s2048_searcher_new_threads(size_t tt_bytes, int threads)
+{
+    if (threads < 1 || threads > S2048_MAX_THREADS) return NULL;
+    s2048_searcher *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     if (tt_init(&s->tt, tt_bytes) != 0) {
         free(s);
         return NULL;
     }
+    s->threads = threads;
+    s->tt_bytes = tt_bytes;
     return s;
 }
+
+s2048_searcher *s2048_searcher_new(size_t tt_bytes) { return s2048_searcher_new_threads(tt_bytes, 1); }
 
 void s2048_searcher_free(s2048_searcher *s)
 {
     if (!s) return;
     tt_free(&s->tt);
+    for (int i = 0; i < s->extra_ready; i++) tt_free(&s->extra[i]);
+    free(s->extra);
     free(s);
 }
 
 void s2048_searcher_clear(s2048_searcher *s) { tt_clear(&s->tt); }
 
-void s2048_searcher_set_reuse_deeper(s2048_searcher *s, int on) { s->tt.reuse_deeper = on != 0; }
+void s2048_searcher_set_reuse_deeper(s2048_searcher *s, int on)
+{
+    s->reuse_deeper = on != 0;
+    s->tt.reuse_deeper = s->reuse_deeper;
+    for (int i = 0; i < s->extra_ready; i++) s->extra[i].reuse_deeper = s->reuse_deeper;
+}
+
+int s2048_searcher_threads(const s2048_searcher *s) { return s->threads; }
 
 size_t s2048_searcher_tt_entries(const s2048_searcher *s)
 {
@@ -364,7 +619,7 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
     double values[4];
     int first = timed ? 1 : target;
     st.prune = prune_for(prune, first);
-    out->legal = search_root(&st, board, first, values);
+    out->legal = search_depth(s, &st, board, first, values);
     out->depth = first;
     for (int dir = 0; dir < 4; dir++) out->values[dir] = values[dir];
 
@@ -376,7 +631,7 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
         for (int d = 2; d <= target; d++) {
             if (now_seconds() >= st.deadline) break;
             st.prune = prune_for(prune, d);
-            search_root(&st, board, d, values);
+            search_depth(s, &st, board, d, values);
             if (st.aborted) break;
             out->depth = d;
             for (int dir = 0; dir < 4; dir++) out->values[dir] = values[dir];

@@ -59,7 +59,8 @@ def compile_args() -> list[str]:
     # target has FMA, e.g. on aarch64).
     if sys.platform == "win32":
         return ["/O2", "/fp:precise"]
-    return ["-O3", "-ffp-contract=off", "-fno-fast-math", "-Wall", "-Wextra"]
+    # -pthread: the split search starts POSIX threads (csrc/search.c).
+    return ["-O3", "-ffp-contract=off", "-fno-fast-math", "-pthread", "-Wall", "-Wextra"]
 
 
 def werror_requested() -> bool:
@@ -116,6 +117,8 @@ def make_builder() -> FFI:
         include_dirs=[relative(CSRC)],
         extra_compile_args=compile_args(),
         libraries=[] if sys.platform == "win32" else ["m"],
+        # win32 runs the split search on the caller's thread alone.
+        extra_link_args=[] if sys.platform == "win32" else ["-pthread"],
     )
     return builder
 

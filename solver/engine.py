@@ -44,6 +44,10 @@ LEGACY_PRUNE = 1e-4
 DEFAULT_TT_MB = 8
 
 Bitboard = int
+# Threads of one search: every core by default (SearchSettings.threads), at
+# most S2048_MAX_THREADS (csrc/api.h).
+MAX_THREADS = 64
+DEFAULT_THREADS = max(1, min(MAX_THREADS, os.cpu_count() or 1))
 
 
 @functools.cache
@@ -76,6 +80,13 @@ def check_tt_mb(tt_mb: float, copies: int = 1) -> float:
         raise InvalidArgumentError(f"{each} would not fit: this machine allows at most {limit:,} MB "
                          "(half its memory)")
     return tt_mb
+
+
+def check_threads(threads: int) -> int:
+    """Returns threads, or raises ValueError unless it is a whole number in 1..MAX_THREADS."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise InvalidArgumentError(f"expected a thread count from 1 to {MAX_THREADS}, got {threads!r}")
+    return threads
 
 
 def check_prune(prune: Prune) -> Prune:
@@ -367,13 +378,18 @@ class Searcher:
     ``reuse_deeper`` (the default) lets the table answer with a value searched
     deeper than asked, which plays stronger; False keeps only same-depth values,
     which never change a result of a search without pruning.
+
+    ``threads``: a search from depth 6 on runs on that many threads, each with
+    a table of ``tt_mb`` of its own (made at the first such search), and gives
+    the same result with any number of them (docs/search.md).
     """
 
-    def __init__(self, tt_mb: float = DEFAULT_TT_MB, reuse_deeper: bool = True) -> None:
-        check_tt_mb(tt_mb)
-        handle = lib.s2048_searcher_new(int(tt_mb * 1024 * 1024))
+    def __init__(self, tt_mb: float = DEFAULT_TT_MB, reuse_deeper: bool = True, threads: int = 1) -> None:
+        check_tt_mb(tt_mb, copies=check_threads(threads))
+        handle = lib.s2048_searcher_new_threads(int(tt_mb * 1024 * 1024), threads)
         if handle == ffi.NULL:
             raise OutOfMemoryError(f"could not allocate a {tt_mb} MB transposition table")
+        self.threads = threads
         self._handle = ffi.gc(handle, lib.s2048_searcher_free)
         self._result = ffi.new("s2048_result *")
         self._result_bytes = ffi.buffer(self._result)
@@ -422,12 +438,15 @@ def auto_depth(board: Bitboard) -> int:
 _local = threading.local()
 
 
-def thread_searcher(tt_mb: float = DEFAULT_TT_MB) -> Searcher:
-    """Returns this thread's searcher with a table of tt_mb, made on first use
-    (one per size, so that a size asked for once does not evict the default)."""
-    searchers: dict[float, Searcher] | None = getattr(_local, "searchers", None)
+def thread_searcher(tt_mb: float = DEFAULT_TT_MB, threads: int = 1) -> Searcher:
+    """Returns this thread's searcher with tables of tt_mb on ``threads``
+    threads, made on first use (one per size and thread count, so that one
+    asked for once does not evict the default)."""
+    searchers: dict[tuple[float, int], Searcher] | None = getattr(_local, "searchers", None)
     if searchers is None:
         searchers = _local.searchers = {}
-    if tt_mb not in searchers:
-        searchers[tt_mb] = Searcher(tt_mb)
-    return searchers[tt_mb]
+    key = (tt_mb, threads)
+    searcher = searchers.get(key)
+    if searcher is None:
+        searcher = searchers[key] = Searcher(tt_mb, threads=threads)
+    return searcher

@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from solve2048.engine import (
     DEFAULT_PRUNE,
+    DEFAULT_THREADS,
     DEFAULT_TT_MB,
     MAX_DEPTH,
     Prune,
     Weights,
     check_prune,
+    check_threads,
     check_tt_mb,
     engine_prune,
 )
@@ -56,8 +58,12 @@ class SearchSettings:
     """How a move is searched: how deep (``depth``, or as deep as ``time_ms``
     allows, ``depth`` then being a cap), how much of the tree is pruned
     (``prune``), the transposition table's size (``tt_mb``), the heuristic
-    (``weights``; None lets the tables choose, see ``heuristic``) and the
-    endgame tables whose sure moves replace the search (``tables``)."""
+    (``weights``; None lets the tables choose, see ``heuristic``), the
+    endgame tables whose sure moves replace the search (``tables``) and the
+    threads of one search (``threads``, every core by default; from depth 6
+    on, a search's result is the same with any number of them; the game loop
+    of ``play_game`` and ``batch`` keeps one a game). Each thread has a table
+    of ``tt_mb``."""
 
     depth: Depth = "auto"
     time_ms: float | None = None
@@ -65,12 +71,14 @@ class SearchSettings:
     tt_mb: float = DEFAULT_TT_MB
     weights: Weights | None = None
     tables: TableSet | None = None
+    threads: int = DEFAULT_THREADS
 
     def __post_init__(self) -> None:
         check_depth(self.depth)
         check_time(self.time_ms)
         check_prune(self.prune)
-        check_tt_mb(self.tt_mb)
+        check_tt_mb(self.tt_mb)  # one table first: its own message when even one does not fit
+        check_tt_mb(self.tt_mb, copies=check_threads(self.threads))
         if self.weights is not None and not isinstance(self.weights, Weights):
             raise InvalidArgumentError(f"expected Weights or None, got {self.weights!r}")
         if self.tables is not None and not len(self.tables):
