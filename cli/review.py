@@ -109,7 +109,7 @@ def review(path: str, threshold: float, worst: int, as_json: bool, plot_path: st
     if as_json:
         click.echo(json.dumps(_json(summary, reviews, checked, interrupted)))
     else:
-        click.echo("\n".join(summary_lines(summary, checked, interrupted, colour=sys.stdout.isatty())))
+        click.echo("\n".join(summary_lines(summary, reviews, checked, interrupted, colour=sys.stdout.isatty())))
     if plot_path:
         write_plot(plot_path, reviews, threshold, path)
     if interrupted:
@@ -155,11 +155,12 @@ def _settings_text(settings: SearchSettings, reviews: Sequence[MoveReview]) -> s
     return what + (", with endgame tables" if settings.tables else ", no tables")
 
 
-def summary_lines(summary: ReviewSummary, checked: RecordReview, interrupted: bool, colour: bool) -> list[str]:
+def summary_lines(summary: ReviewSummary, reviews: Sequence[MoveReview], checked: RecordReview,
+                  interrupted: bool, colour: bool) -> list[str]:
     """The summary, then the costliest moves: the first few with their board and values."""
     of = f" of {checked.total:,}" if summary.moves < checked.total else ""
     lines = [
-        f"moves      {summary.moves:,}{of} reviewed ({_settings_text(checked.settings, list(summary.worst))})",
+        f"moves      {summary.moves:,}{of} reviewed ({_settings_text(checked.settings, reviews)})",
         f"mistakes   {summary.mistakes:,}  (loss above {summary.threshold:.0%} of what was at stake)",
         f"accuracy   {summary.accuracy:.1%}",
         f"mean loss  {summary.mean_loss:.1%}",
@@ -170,7 +171,7 @@ def summary_lines(summary: ReviewSummary, checked: RecordReview, interrupted: bo
     if summary.worst:
         costliest = ", ".join(f"move {r.move:,} ({r.loss:.0%})" for r in summary.worst)
         lines.append(f"costliest  {costliest}")
-    else:
+    elif summary.moves:
         lines.append("costliest  none: every move was the best")
     for one in summary.worst[:SHOWN_BOARDS]:
         lines += ["", *move_lines(one, colour)]
