@@ -266,7 +266,7 @@ def check_thread_tables(tt_mb: int, threads: int) -> None:
     except ValueError:
         return
     try:
-        engine.check_tt_mb(tt_mb, copies=threads)
+        engine.check_tt_mb(tt_mb, copies=engine.thread_tables(threads))
     except ValueError as error:
         raise click.BadParameter(f"{error}, one per thread (--threads)", param_hint="'--tt-mb'") from None
 

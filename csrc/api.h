@@ -94,9 +94,10 @@ typedef struct {
 s2048_searcher *s2048_searcher_new(size_t tt_bytes);
 /* A searcher whose searches from depth 6 on run on `threads` threads (1..64),
  * the caller's and threads - 1 it starts for each such search, each with a
- * table of its own of tt_bytes (made at the first of them). The result of a
- * search is the same whatever the thread count (docs/search.md). NULL for a
- * bad thread count or when out of memory. */
+ * table of its own of tt_bytes (made at the first of them). Such a search has
+ * 8 tasks, so it uses at most 8 threads and tables. The result of a search is
+ * the same whatever the thread count (docs/search.md). NULL for a bad thread
+ * count or when out of memory. */
 s2048_searcher *s2048_searcher_new_threads(size_t tt_bytes, int threads);
 int s2048_searcher_threads(const s2048_searcher *s);
 void s2048_searcher_free(s2048_searcher *s);

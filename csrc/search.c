@@ -416,14 +416,18 @@ static void *worker_main(void *arg)
 }
 #endif
 
+/* The threads a split search uses: no more than its tasks. */
+static int split_threads(const s2048_searcher *s) { return s->threads < MAX_TASKS ? s->threads : MAX_TASKS; }
+
 /* Makes the workers' tables at the first split search. A table that cannot
  * be made leaves its worker out: the search is then slower, never different. */
 static void make_extra_tables(s2048_searcher *s)
 {
-    if (s->extra || s->threads < 2) return;
-    s->extra = calloc((size_t)s->threads - 1, sizeof *s->extra);
+    int workers = split_threads(s) - 1;
+    if (s->extra || workers < 1) return;
+    s->extra = calloc((size_t)workers, sizeof *s->extra);
     if (!s->extra) return;
-    for (int i = 0; i < s->threads - 1; i++) {
+    for (int i = 0; i < workers; i++) {
         if (tt_init(&s->extra[i], s->tt_bytes) != 0) break;
         s->extra[i].reuse_deeper = s->reuse_deeper;
         s->extra_ready++;

@@ -48,6 +48,14 @@ Bitboard = int
 # most S2048_MAX_THREADS (csrc/api.h).
 MAX_THREADS = 64
 DEFAULT_THREADS = max(1, min(MAX_THREADS, os.cpu_count() or 1))
+# The tasks of a split search (csrc/search.c, MAX_TASKS): it uses no more
+# threads than that, and no more tables of tt_mb.
+SPLIT_TASKS = 8
+
+
+def thread_tables(threads: int) -> int:
+    """The transposition tables a searcher on ``threads`` threads may make."""
+    return min(threads, SPLIT_TASKS)
 
 
 @functools.cache
@@ -385,7 +393,7 @@ class Searcher:
     """
 
     def __init__(self, tt_mb: float = DEFAULT_TT_MB, reuse_deeper: bool = True, threads: int = 1) -> None:
-        check_tt_mb(tt_mb, copies=check_threads(threads))
+        check_tt_mb(tt_mb, copies=thread_tables(check_threads(threads)))
         handle = lib.s2048_searcher_new_threads(int(tt_mb * 1024 * 1024), threads)
         if handle == ffi.NULL:
             raise OutOfMemoryError(f"could not allocate a {tt_mb} MB transposition table")

@@ -25,6 +25,7 @@ from solve2048.engine import (
     check_threads,
     check_tt_mb,
     engine_prune,
+    thread_tables,
 )
 from solve2048.errors import InvalidArgumentError, UsageError
 
@@ -60,10 +61,10 @@ class SearchSettings:
     (``prune``), the transposition table's size (``tt_mb``), the heuristic
     (``weights``; None lets the tables choose, see ``heuristic``), the
     endgame tables whose sure moves replace the search (``tables``) and the
-    threads of one search (``threads``, every core by default; from depth 6
-    on, a search's result is the same with any number of them; the game loop
-    of ``play_game`` and ``batch`` keeps one a game). Each thread has a table
-    of ``tt_mb``."""
+    threads of one search (``threads``, every core by default: searches from
+    depth 6 on use up to 8, each with a table of ``tt_mb``, and give the same
+    result with any number of them; the game loop of ``play_game`` and
+    ``batch`` keeps one a game)."""
 
     depth: Depth = "auto"
     time_ms: float | None = None
@@ -78,7 +79,7 @@ class SearchSettings:
         check_time(self.time_ms)
         check_prune(self.prune)
         check_tt_mb(self.tt_mb)  # one table first: its own message when even one does not fit
-        check_tt_mb(self.tt_mb, copies=check_threads(self.threads))
+        check_tt_mb(self.tt_mb, copies=thread_tables(check_threads(self.threads)))
         if self.weights is not None and not isinstance(self.weights, Weights):
             raise InvalidArgumentError(f"expected Weights or None, got {self.weights!r}")
         if self.tables is not None and not len(self.tables):
