@@ -1,0 +1,65 @@
+"""The split search's speed-up: the bench positions searched at depths 6 and 7
+on 1 thread and on 2 (and 4, where the machine has the cores), interleaved
+round by round so that every thread count sees the same load; medians.
+
+Run: pytest bench/bench_threads.py --benchmark-columns=median,rounds
+
+extra_info holds, per depth, the median seconds of one pass over the
+positions for each thread count, the speed-ups over one thread, the node count
+(the same for every thread count), and the load average before and after, to
+judge how busy the machine was. Issue 21's target: at least 1.8 times one
+thread on 2 cores.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+
+import pytest
+
+from solve2048 import analyze
+from solve2048.benchmark import load_positions
+from solve2048.engine import Searcher
+
+POSITIONS = load_positions()
+ROUNDS = {6: 15, 7: 7}
+
+
+def thread_counts() -> list[int]:
+    cores = os.cpu_count() or 1
+    return [n for n in (1, 2, 4) if n <= max(2, cores)]
+
+
+def one_pass(searcher: Searcher, depth: int) -> tuple[float, int]:
+    start = time.perf_counter()
+    nodes = sum(analyze(b, depth=depth, searcher=searcher).nodes for b in POSITIONS)
+    return time.perf_counter() - start, nodes
+
+
+@pytest.mark.parametrize("depth", [6, 7])
+def test_speed_up(benchmark, depth: int) -> None:
+    counts = thread_counts()
+    searchers = {n: Searcher(threads=n) for n in counts}
+    for n in counts:  # the workers' tables are made at the first split search
+        one_pass(searchers[n], depth)
+    load_before = os.getloadavg()[0]
+    seconds: dict[int, list[float]] = {n: [] for n in counts}
+    nodes: dict[int, set[int]] = {n: set() for n in counts}
+    for _ in range(ROUNDS[depth]):
+        for n in counts:
+            took, visited = one_pass(searchers[n], depth)
+            seconds[n].append(took)
+            nodes[n].add(visited)
+    medians = {n: statistics.median(seconds[n]) for n in counts}
+    benchmark.extra_info.update({
+        "positions": len(POSITIONS),
+        "nodes": sorted(nodes[1]),
+        "load_before": load_before,
+        "load_after": os.getloadavg()[0],
+        **{f"seconds_{n}_threads": round(medians[n], 5) for n in counts},
+        **{f"speed_up_{n}_threads": round(medians[1] / medians[n], 3) for n in counts if n > 1},
+    })
+    benchmark.pedantic(lambda: None, rounds=1, iterations=1)
+    assert all(nodes[n] == nodes[1] and len(nodes[n]) == 1 for n in counts), nodes
