@@ -73,9 +73,11 @@ def analyze(board: Board | str, settings: SearchSettings | None = None, *,
     the cumulative probability below which a branch is scored by the heuristic;
     "auto" is 2**-(d + 4) for a search to depth d. The heuristic is
     ``settings.search_weights``. ``tt_mb`` sizes the transposition table of this
-    thread's searcher (0 = none), unless ``searcher`` is given. The GIL is
-    released during the search, so threads can search in parallel. Tables do
-    not replace the search here: ``decide`` is the call that may play them.
+    thread's searcher (0 = none) and ``threads`` its threads (a search from
+    depth 6 on runs on up to 8 of them, with the same result on any number),
+    unless ``searcher`` is given. The GIL is released during the search, so
+    threads can search in parallel. Tables do not replace the search here:
+    ``decide`` is the call that may play them.
     """
     position = board if board.__class__ is Board else as_board(board)
     if fields or settings.__class__ is not SearchSettings:
