@@ -92,10 +92,11 @@ typedef struct {
 /* A searcher owns a transposition table of about tt_bytes (0 = no table).
  * NULL when out of memory. One searcher must not be used by two threads at once. */
 s2048_searcher *s2048_searcher_new(size_t tt_bytes);
-/* A searcher whose searches from depth 6 on run on `threads` threads (1..64),
- * the caller's and threads - 1 it starts for each such search, each with a
- * table of its own of tt_bytes (made at the first of them). Such a search has
- * 8 tasks, so it uses at most 8 threads and tables. The result of a search is
+/* A searcher whose searches from depth 6 on run on `threads` threads (1..64):
+ * the caller's and threads - 1 workers, each with a table of its own of
+ * tt_bytes, made at the first such search and asleep between searches until
+ * s2048_searcher_free. Such a search has 8 tasks, so it uses at most 8
+ * threads and tables. The result of a search is
  * the same whatever the thread count (docs/search.md). NULL for a bad thread
  * count or when out of memory. */
 s2048_searcher *s2048_searcher_new_threads(size_t tt_bytes, int threads);

@@ -28,6 +28,7 @@
 #define HAVE_PTHREADS 1
 #include <pthread.h>
 #include <stdatomic.h>
+#include <unistd.h>
 #endif
 
 #include "api.h"
@@ -51,8 +52,7 @@ struct s2048_searcher {
     int threads;          /* 1..S2048_MAX_THREADS */
     size_t tt_bytes;      /* the size of each table */
     int reuse_deeper;
-    tt_table *extra;      /* threads - 1 more tables, one per worker, made at the first split */
-    int extra_ready;      /* how many of them were made (fewer only when memory ran out) */
+    struct worker_pool *pool;  /* the workers, made at the first split search; NULL until then */
 };
 
 typedef struct {
@@ -401,38 +401,128 @@ static void take_tasks(split_job *job, tt_table *tt)
     }
 }
 
-#if HAVE_PTHREADS
-typedef struct {
-    split_job *job;
-    tt_table *tt;
-    pthread_t id;
-} split_worker;
-
-static void *worker_main(void *arg)
-{
-    split_worker *w = arg;
-    take_tasks(w->job, w->tt);
-    return NULL;
-}
-#endif
-
 /* The threads a split search uses: no more than its tasks. */
 static int split_threads(const s2048_searcher *s) { return s->threads < MAX_TASKS ? s->threads : MAX_TASKS; }
 
-/* Makes the workers' tables at the first split search. A table that cannot
- * be made leaves its worker out: the search is then slower, never different. */
-static void make_extra_tables(s2048_searcher *s)
+#if HAVE_PTHREADS
+/* The searcher's workers: threads made at its first split search, each with a
+ * table of its own, that sleep between searches. A search opens its job to
+ * them; a worker that wakes while it is open joins it and takes tasks; the
+ * caller, out of tasks, closes the job and waits only for the workers inside
+ * it. A worker that wakes late, on a busy machine, finds the job closed and
+ * costs the search nothing, where a thread started per search would have
+ * been waited for. */
+struct worker_pool;
+
+typedef struct {
+    struct worker_pool *pool;
+    tt_table tt;
+    pthread_t id;
+} pool_worker;
+
+struct worker_pool {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;      /* a job opened, or stop */
+    pthread_cond_t left;      /* the last worker inside the job left it */
+    split_job *job;           /* the open job, NULL when none is */
+    unsigned long generation; /* one more per job opened */
+    int inside;               /* workers inside the open (or just closed) job */
+    int stop;
+    int workers;              /* threads started */
+    pid_t pid;                /* the process they run in: a forked child has none of them */
+    pool_worker worker[MAX_TASKS - 1];
+};
+
+static void *worker_main(void *arg)
 {
-    int workers = split_threads(s) - 1;
-    if (s->extra || workers < 1) return;
-    s->extra = calloc((size_t)workers, sizeof *s->extra);
-    if (!s->extra) return;
-    for (int i = 0; i < workers; i++) {
-        if (tt_init(&s->extra[i], s->tt_bytes) != 0) break;
-        s->extra[i].reuse_deeper = s->reuse_deeper;
-        s->extra_ready++;
+    pool_worker *w = arg;
+    struct worker_pool *p = w->pool;
+    unsigned long seen = 0;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (!p->stop && (p->job == NULL || p->generation == seen)) pthread_cond_wait(&p->wake, &p->lock);
+        if (p->stop) break;
+        seen = p->generation;
+        split_job *job = p->job;
+        p->inside++;
+        pthread_mutex_unlock(&p->lock);
+        take_tasks(job, &w->tt);
+        pthread_mutex_lock(&p->lock);
+        if (--p->inside == 0) pthread_cond_signal(&p->left);
     }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
 }
+
+/* Stops and joins the workers, frees their tables and the pool. */
+static void pool_free(struct worker_pool *p)
+{
+    if (!p) return;
+    if (p->pid != getpid()) {
+        /* A forked child's copy: its threads are not there to join, and its
+         * condition variables still count their waiters, so destroying them
+         * would wait forever. The few bytes of the pool are left. */
+        for (int i = 0; i < p->workers; i++) tt_free(&p->worker[i].tt);
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    for (int i = 0; i < p->workers; i++) {
+        pthread_join(p->worker[i].id, NULL);
+        tt_free(&p->worker[i].tt);
+    }
+    pthread_cond_destroy(&p->wake);
+    pthread_cond_destroy(&p->left);
+    pthread_mutex_destroy(&p->lock);
+    free(p);
+}
+
+/* Makes the pool at the first split search: split_threads - 1 workers, each
+ * with a table of tt_bytes. A table or a thread that cannot be made leaves
+ * its worker out: the search is then slower, never different. NULL when
+ * there is no worker at all. */
+static struct worker_pool *pool_new(const s2048_searcher *s)
+{
+    int wanted = split_threads(s) - 1;
+    if (wanted < 1) return NULL;
+    struct worker_pool *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    pthread_cond_init(&p->left, NULL);
+    p->pid = getpid();
+    while (p->workers < wanted) {
+        pool_worker *w = &p->worker[p->workers];
+        w->pool = p;
+        if (tt_init(&w->tt, s->tt_bytes) != 0) break;
+        w->tt.reuse_deeper = s->reuse_deeper;
+        if (pthread_create(&w->id, NULL, worker_main, w) != 0) {
+            tt_free(&w->tt);
+            break;
+        }
+        p->workers++;
+    }
+    if (p->workers == 0) {
+        pool_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* The searcher's pool, made on first use (again in a forked child, whose
+ * copy has no threads). */
+static struct worker_pool *searcher_pool(s2048_searcher *s)
+{
+    if (s->pool && s->pool->pid != getpid()) {
+        pool_free(s->pool);
+        s->pool = NULL;
+    }
+    if (!s->pool) s->pool = pool_new(s);
+    return s->pool;
+}
+#endif
 
 /* The expected size of a task's tree, to start the biggest first: the 2s
  * are searched 10 times likelier, so pruned later, and more empty cells mean
@@ -454,26 +544,29 @@ static void order_tasks(split_job *job)
     }
 }
 
-/* Runs every task of job on the searcher's threads, the caller's included;
- * no more threads than tasks. */
+/* Runs every task of job on the searcher's threads, the caller's included. */
 static void run_job(s2048_searcher *s, split_job *job)
 {
     job->next = 0;
 #if HAVE_PTHREADS
-    split_worker w[S2048_MAX_THREADS];
-    int workers = 0;
-    make_extra_tables(s);
-    int wanted = s->extra_ready < job->count - 1 ? s->extra_ready : job->count - 1;
-    for (; workers < wanted; workers++) {
-        w[workers].job = job;
-        w[workers].tt = &s->extra[workers];
-        /* A thread that cannot start leaves its tasks to the others. */
-        if (pthread_create(&w[workers].id, NULL, worker_main, &w[workers]) != 0) break;
+    struct worker_pool *p = split_threads(s) > 1 ? searcher_pool(s) : NULL;
+    if (p) {
+        pthread_mutex_lock(&p->lock);
+        p->job = job;
+        p->generation++;
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->lock);
     }
     take_tasks(job, &s->tt);
-    for (int i = 0; i < workers; i++) pthread_join(w[i].id, NULL);
+    if (p) {
+        /* Closed: no worker joins it now; wait for those inside, whose last
+         * task may still run, before job (on this stack) goes. */
+        pthread_mutex_lock(&p->lock);
+        p->job = NULL;
+        while (p->inside > 0) pthread_cond_wait(&p->left, &p->lock);
+        pthread_mutex_unlock(&p->lock);
+    }
 #else
-    (void)s;
     take_tasks(job, &s->tt);
 #endif
 }
@@ -553,9 +646,10 @@ s2048_searcher *s2048_searcher_new(size_t tt_bytes) { return s2048_searcher_new_
 void s2048_searcher_free(s2048_searcher *s)
 {
     if (!s) return;
+#if HAVE_PTHREADS
+    pool_free(s->pool);
+#endif
     tt_free(&s->tt);
-    for (int i = 0; i < s->extra_ready; i++) tt_free(&s->extra[i]);
-    free(s->extra);
     free(s);
 }
 
@@ -565,7 +659,11 @@ void s2048_searcher_set_reuse_deeper(s2048_searcher *s, int on)
 {
     s->reuse_deeper = on != 0;
     s->tt.reuse_deeper = s->reuse_deeper;
-    for (int i = 0; i < s->extra_ready; i++) s->extra[i].reuse_deeper = s->reuse_deeper;
+#if HAVE_PTHREADS
+    /* Workers read their table's rule only inside a job, which is not open now. */
+    if (s->pool)
+        for (int i = 0; i < s->pool->workers; i++) s->pool->worker[i].tt.reuse_deeper = s->reuse_deeper;
+#endif
 }
 
 int s2048_searcher_threads(const s2048_searcher *s) { return s->threads; }

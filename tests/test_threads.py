@@ -275,3 +275,24 @@ def test_the_threads_option_plays_and_its_tables_are_counted() -> None:
     assert result.stderr.strip().splitlines() == [
         f"solve2048: error: Invalid value for '--tt-mb': 2 tables of {each} MB would not fit: this machine "
         f"allows at most {max_tt_mb():,} MB (half its memory), one per thread (--threads)"]
+
+
+def test_a_forked_child_searches_on_threads_with_its_parents_searcher() -> None:
+    # The parent's workers are not in the child (fork copies one thread): the
+    # child's split search makes its own, and freeing the searcher there
+    # does not wait for threads that are not there.
+    import multiprocessing
+
+    searcher = Searcher(threads=2)
+    expected = fingerprint(analyze(BOARDS[20], depth=SPLIT_DEPTH, searcher=searcher))
+    context = multiprocessing.get_context("fork")
+    answers = context.Queue()
+
+    def child() -> None:
+        answers.put(fingerprint(analyze(BOARDS[20], depth=SPLIT_DEPTH, searcher=searcher)))
+
+    process = context.Process(target=child)
+    process.start()
+    found = answers.get(timeout=60)
+    process.join(timeout=60)
+    assert process.exitcode == 0 and found == expected
