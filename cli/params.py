@@ -247,8 +247,8 @@ def settings_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )(with_settings)
     with_settings = click.option(
         "--threads", type=ThreadsParam(), default=DEFAULT_THREADS, show_default="every core",
-        help=f"Threads of one search from depth 6 on, each with a --tt-mb table of its own (1..{MAX_THREADS}); "
-             "any number of them gives the same move, values and node count.",
+        help=f"Threads of one search from depth 6 on, each with a --tt-mb table of its own (1..{MAX_THREADS}; "
+             "the games of play and batch search on one); any number gives the same move, values and node count.",
     )(with_settings)
     with_settings = click.option(
         "-t", "--time", "time_ms", type=TIME_MS, default=None,
