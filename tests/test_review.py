@@ -379,9 +379,11 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130(tmp_path: Path) -> None:
     lines = solver_record(5, 3)
     proc = subprocess.Popen([sys.executable, "-m", "solve2048.cli", "review", str(fifo), "-d", "6",
                              "--no-tables", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    writer = threading.Thread(target=lambda: fifo.write_text("\n".join(lines) + "\n"))
+    # A daemon: should the command die before opening the pipe, the blocked writer must not hold pytest.
+    writer = threading.Thread(target=lambda: fifo.write_text("\n".join(lines) + "\n"), daemon=True)
     writer.start()
     writer.join(timeout=30)
+    assert not writer.is_alive(), "the command never read the record"
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
