@@ -381,12 +381,17 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130(tmp_path: Path) -> None:
                              "--no-tables", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # A daemon: should the command die before opening the pipe, the blocked writer must not hold pytest.
     writer = threading.Thread(target=lambda: fifo.write_text("\n".join(lines) + "\n"), daemon=True)
-    writer.start()
-    writer.join(timeout=30)
-    assert not writer.is_alive(), "the command never read the record"
-    time.sleep(1.0)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    try:
+        writer.start()
+        writer.join(timeout=30)
+        assert not writer.is_alive(), "the command never read the record"
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()  # not left behind to burn a core
+            proc.wait()
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     data = json.loads(out)
