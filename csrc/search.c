@@ -427,11 +427,35 @@ struct worker_pool {
     split_job *job;           /* the open job, NULL when none is */
     unsigned long generation; /* one more per job opened */
     int inside;               /* workers inside the open (or just closed) job */
+    /* generation and inside as the spinning threads read them, without the
+     * lock; the locked fields above are the ones that decide. */
+    atomic_ulong opened;
+    atomic_int busy;
     int stop;
     int workers;              /* threads started */
     pid_t pid;                /* the process they run in: a forked child has none of them */
     pool_worker worker[MAX_TASKS - 1];
 };
+
+/* How long a thread of the pool spins before it sleeps: searches at depth 6
+ * take about a millisecond, and the next one of a game or a bench starts a
+ * few microseconds after, where waking a sleeping thread took tens. */
+#define SPIN_SECONDS 100e-6
+
+/* Spins until *value differs from old or SPIN_SECONDS pass. */
+static void spin_while_equal(const atomic_ulong *value, unsigned long old)
+{
+    double until = now_seconds() + SPIN_SECONDS;
+    for (int i = 1; atomic_load_explicit(value, memory_order_relaxed) == old; i++)
+        if (!(i & 63) && now_seconds() >= until) return;
+}
+
+static void spin_while_busy(const atomic_int *busy)
+{
+    double until = now_seconds() + SPIN_SECONDS;
+    for (int i = 1; atomic_load_explicit(busy, memory_order_relaxed) > 0; i++)
+        if (!(i & 63) && now_seconds() >= until) return;
+}
 
 static void *worker_main(void *arg)
 {
@@ -440,15 +464,22 @@ static void *worker_main(void *arg)
     unsigned long seen = 0;
     pthread_mutex_lock(&p->lock);
     for (;;) {
+        if (!p->stop && (p->job == NULL || p->generation == seen)) {
+            pthread_mutex_unlock(&p->lock);
+            spin_while_equal(&p->opened, seen);
+            pthread_mutex_lock(&p->lock);
+        }
         while (!p->stop && (p->job == NULL || p->generation == seen)) pthread_cond_wait(&p->wake, &p->lock);
         if (p->stop) break;
         seen = p->generation;
         split_job *job = p->job;
         p->inside++;
+        atomic_store_explicit(&p->busy, p->inside, memory_order_relaxed);
         pthread_mutex_unlock(&p->lock);
         take_tasks(job, &w->tt);
         pthread_mutex_lock(&p->lock);
-        if (--p->inside == 0) pthread_cond_signal(&p->left);
+        atomic_store_explicit(&p->busy, --p->inside, memory_order_relaxed);
+        if (p->inside == 0) pthread_cond_signal(&p->left);
     }
     pthread_mutex_unlock(&p->lock);
     return NULL;
@@ -554,6 +585,7 @@ static void run_job(s2048_searcher *s, split_job *job)
         pthread_mutex_lock(&p->lock);
         p->job = job;
         p->generation++;
+        atomic_store_explicit(&p->opened, p->generation, memory_order_relaxed);
         pthread_cond_broadcast(&p->wake);
         pthread_mutex_unlock(&p->lock);
     }
@@ -563,6 +595,11 @@ static void run_job(s2048_searcher *s, split_job *job)
          * task may still run, before job (on this stack) goes. */
         pthread_mutex_lock(&p->lock);
         p->job = NULL;
+        if (p->inside > 0) {  /* a last task still runs: spin a little, then sleep */
+            pthread_mutex_unlock(&p->lock);
+            spin_while_busy(&p->busy);
+            pthread_mutex_lock(&p->lock);
+        }
         while (p->inside > 0) pthread_cond_wait(&p->left, &p->lock);
         pthread_mutex_unlock(&p->lock);
     }
