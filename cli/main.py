@@ -2,7 +2,7 @@
 
 Exit codes (all commands):
   0    success
-  1    the position has no legal move (hint), or a record is not a legal game (replay)
+  1    the position has no legal move (hint), or a record is not a legal game (replay, review)
   2    bad input or a bad option: one line on stderr saying what and where, no traceback
   130  interrupted (Ctrl-C); whatever was already computed has been written
 """
@@ -59,7 +59,7 @@ def cli() -> None:
     (also | ; or newlines between rows, commas between cells, 0 - _ for empty,
     JSON arrays, or a hex bitboard 0x...).
 
-    Exit codes: 0 success; 1 no legal move (hint) or an illegal record (replay);
+    Exit codes: 0 success; 1 no legal move (hint) or an illegal record (replay, review);
     2 bad input or option; 130 interrupted.
     """
 

@@ -41,7 +41,7 @@ def replay(path: str, as_json: bool) -> None:
     1 also, after the result, when the moves are legal but the spawns do not follow
     the record's seed.
     """
-    _check_file(path)
+    check_record_file(path)
     try:
         # Binary, so read_lines bounds each line in bytes; a line over the bound is
         # a malformed record, exit 1 like a line that is not JSON, not bad input.
@@ -61,7 +61,7 @@ def replay(path: str, as_json: bool) -> None:
         sys.exit(EXIT_ILLEGAL_RECORD)
 
 
-def _check_file(path: str) -> None:
+def check_record_file(path: str) -> None:
     """Refuses what is not a record file before opening it: a device never ends
     (/dev/zero) or may block or act when opened. A pipe is let through: it ends
     when its writer does."""

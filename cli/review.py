@@ -27,7 +27,7 @@ from solve2048.cli.exits import EXIT_ILLEGAL_RECORD, EXIT_INTERRUPTED
 from solve2048.cli.params import OUTPUT, FiniteFloatRange, settings_options
 from solve2048.cli.plot import plot_format, plot_option_callback
 from solve2048.cli.render import board_text, number
-from solve2048.cli.replay import _check_file
+from solve2048.cli.replay import check_record_file
 from solve2048.moves import ALL_MOVES
 from solve2048.record import RecordError, read_lines
 from solve2048.review import DEFAULT_THRESHOLD, MoveReview, RecordReview, ReviewSummary, review_record, summarize
@@ -91,7 +91,7 @@ def review(path: str, threshold: float, worst: int, as_json: bool, plot_path: st
     move, when it is not a legal game. Ctrl-C prints the summary of the moves
     reviewed so far (exit code 130).
     """
-    _check_file(path)
+    check_record_file(path)
     progress = Progress()
     try:
         with open(path, "rb") as stream:  # binary: read_lines bounds each line in bytes
