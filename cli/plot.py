@@ -66,6 +66,19 @@ def plot_option_callback(ctx: click.Context, param: click.Parameter, value: str 
     return None if value is None else check_plot_path(value)
 
 
+def save_figure(fig: Any, path: str) -> None:
+    """Writes a matplotlib figure in the format the path's extension names, then
+    closes it; a file that cannot be written is one error line."""
+    import matplotlib.pyplot as plt
+
+    try:
+        fig.savefig(path, dpi=110, format=plot_format(path) or None)
+    except OSError as error:
+        raise click.ClickException(f"cannot write the plot {path}: {error.strerror or error}") from None
+    finally:
+        plt.close(fig)
+
+
 def write_plot(path: str, summary: dict[str, Any], scores: list[int]) -> None:
     _load_pyplot()
     import matplotlib.pyplot as plt
@@ -92,12 +105,7 @@ def write_plot(path: str, summary: dict[str, Any], scores: list[int]) -> None:
     depth = summary.get("depth")
     fig.suptitle(f"solve2048: {summary['games']:,} games" + (f" at depth {depth}" if depth is not None else ""))
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=110, format=plot_format(path) or None)
-    except OSError as error:
-        raise click.ClickException(f"cannot write the plot {path}: {error.strerror or error}") from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)
 
 
 def write_deaths_plot(path: str, deaths: dict[str, Any]) -> None:
@@ -123,9 +131,4 @@ def write_deaths_plot(path: str, deaths: dict[str, Any]) -> None:
     right.legend()
     fig.suptitle(f"solve2048: {deaths['games']:,} lost games")
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=110, format=plot_format(path) or None)
-    except OSError as error:
-        raise click.ClickException(f"cannot write the plot {path}: {error.strerror or error}") from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)

@@ -25,7 +25,7 @@ import click
 
 from solve2048.cli.exits import EXIT_ILLEGAL_RECORD, EXIT_INTERRUPTED
 from solve2048.cli.params import OUTPUT, FiniteFloatRange, settings_options
-from solve2048.cli.plot import plot_format, plot_option_callback
+from solve2048.cli.plot import plot_option_callback, save_figure
 from solve2048.cli.render import board_text, number
 from solve2048.cli.replay import check_record_file
 from solve2048.moves import ALL_MOVES
@@ -230,9 +230,4 @@ def write_plot(path: str, reviews: Sequence[MoveReview], threshold: float, recor
     axes.set_title(f"solve2048 review: {len(flagged):,} mistakes in {len(reviews):,} moves of {record}")
     axes.legend(loc="upper right")
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=110, format=plot_format(path) or None)
-    except OSError as error:
-        raise click.ClickException(f"cannot write the plot {path}: {error.strerror or error}") from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)

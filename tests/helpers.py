@@ -1,6 +1,7 @@
 """Helpers the test files import (``from helpers import ...``): the known-answer
-files, boards one move from the end, random boards, and the user-state variables
-the session isolates. Fixtures and hooks live in conftest.py."""
+files, boards one move from the end, random boards, a solver's game as a record,
+and the user-state variables the session isolates. Fixtures and hooks live in
+conftest.py."""
 
 from __future__ import annotations
 
@@ -73,3 +74,21 @@ def formation_index(frozen: int, goal: int, cells: list[int], shape: int = 0) ->
     from solve2048.reference_tables import index_of
 
     return index_of(frozen, goal, shape, cells)
+
+
+def solver_record(seed: int, depth: int) -> list[str]:
+    """A whole game written as ``play --record`` writes it (no tables: Game's default)."""
+    import io
+
+    from solve2048.record import RecordWriter  # here: conftest loads this module before pytest_configure
+    from solve2048.selfplay import CHUNK, Game
+
+    stream = io.StringIO()
+    writer = RecordWriter(stream)
+    game = Game(seed, depth=depth)
+    writer.start(seed, depth, game.start_board.cells)
+    while not game.over:
+        writer.moves(game.advance(CHUNK))
+    r = game.result()
+    writer.end(r.score, r.max_tile, r.moves, r.won, "game_over")
+    return stream.getvalue().splitlines()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import solver_record
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,25 +19,11 @@ from solve2048.cli.main import cli
 from solve2048.engine import MAX_DEPTH
 from solve2048.record import MAX_LINE_BYTES, RecordError, RecordWriter, read_lines, replay
 from solve2048.rng import Rng
-from solve2048.selfplay import CHUNK, Game
-
-
-def record_game(seed: int, depth: int) -> list[str]:
-    """A whole game written as ``play --record`` writes it (no tables: Game's default)."""
-    stream = io.StringIO()
-    writer = RecordWriter(stream)
-    game = Game(seed, depth=depth)
-    writer.start(seed, depth, game.start_board.cells)
-    while not game.over:
-        writer.moves(game.advance(CHUNK))
-    r = game.result()
-    writer.end(r.score, r.max_tile, r.moves, r.won, "game_over")
-    return stream.getvalue().splitlines()
 
 
 @pytest.fixture(scope="module")
 def record() -> list[str]:
-    return record_game(4, 2)
+    return solver_record(4, 2)
 
 
 def invoke(*args: str, code: int | None = None):
@@ -195,7 +182,7 @@ def test_a_start_board_off_the_generator(record: list[str]) -> None:
 
 
 def test_a_5000_move_game_replays_with_its_generator_in_well_under_a_second() -> None:
-    lines = next((r for r in (record_game(seed, 3) for seed in range(10)) if len(r) > 5002), None)
+    lines = next((r for r in (solver_record(seed, 3) for seed in range(10)) if len(r) > 5002), None)
     assert lines is not None, "no depth-3 game of 5,000 moves among seeds 0-9"
     start = time.perf_counter()
     result = replay(lines)
@@ -318,7 +305,7 @@ def mutated(draw, lines: list[str]) -> list[str]:
 
 
 # Built once: hypothesis draws from a plain list (no per-test fixture inside @given).
-SEED_4_GAME = record_game(4, 2)
+SEED_4_GAME = solver_record(4, 2)
 
 
 @settings(max_examples=400, deadline=None)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import ALMOST_LOST
+from helpers import ALMOST_LOST, solver_record
 
 from solve2048 import Board, reference
 from solve2048.cli.main import cli
@@ -35,24 +35,11 @@ from solve2048.review import (
     summarize,
 )
 from solve2048.rng import Rng
-from solve2048.selfplay import CHUNK, Game, Step
+from solve2048.selfplay import Game, Step
 from solve2048.settings import SearchSettings
 from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec
 
 OPENING = "2 . . . / . . . . / . . 2 . / . . . ."
-
-
-def solver_record(seed: int, depth: int) -> list[str]:
-    """A whole game as ``play --record`` writes it, without tables."""
-    stream = io.StringIO()
-    writer = RecordWriter(stream)
-    game = Game(seed, depth=depth)
-    writer.start(seed, depth, game.start_board.cells)
-    while not game.over:
-        writer.moves(game.advance(CHUNK))
-    r = game.result()
-    writer.end(r.score, r.max_tile, r.moves, r.won, "game_over")
-    return stream.getvalue().splitlines()
 
 
 def random_record(seed: int) -> list[str]:
