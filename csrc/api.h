@@ -120,8 +120,9 @@ int s2048_auto_depth(uint64_t board);
  * cumulative probability below it is scored by the heuristic (0 = never);
  * S2048_PRUNE_AUTO (-1) scales it with the depth d searched, 2^-(d + 4).
  * keep_cache: 0 clears the table first, so the answer depends on the board only
- * (a search from depth 6 on is split, and each of its tasks clears the table
- * it runs with, whatever keep_cache says).
+ * (an untimed search from depth 6 on is split, and each of its tasks clears
+ * the table it runs with, whatever keep_cache says; a timed one clears the
+ * workers' tables once a call).
  * Returns 0, or -1 for a bad argument. */
 int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
                   int depth, double time_ms, double prune, int keep_cache,

@@ -53,6 +53,8 @@ struct s2048_searcher {
     size_t tt_bytes;      /* the size of each table */
     int reuse_deeper;
     struct worker_pool *pool;  /* the workers, made at the first split search; NULL until then */
+    unsigned long calls;       /* s2048_analyze calls so far */
+    unsigned long tt_call;     /* the call the caller's table was last cleared (or kept) for */
 };
 
 typedef struct {
@@ -337,6 +339,7 @@ typedef struct {
     const s2048_eval *eval;
     double prune, deadline;
     int depth, timed;
+    unsigned long call;    /* the s2048_analyze call this job belongs to */
     split_task task[MAX_TASKS];
     int order[MAX_TASKS];  /* the tasks in the order threads take them */
     int count;
@@ -350,7 +353,7 @@ typedef struct {
 /* Searches one task with table tt, cleared first, so that what it finds
  * depends on the task alone: each child as chance_node's second loop
  * searches it, the children one after the other. */
-static void run_task(const split_job *job, tt_table *tt, split_task *task)
+static void run_task(const split_job *job, tt_table *tt, unsigned long *tt_call, split_task *task)
 {
     search_state st = {0};
     st.eval = job->eval;
@@ -363,7 +366,12 @@ static void run_task(const split_job *job, tt_table *tt, split_task *task)
         task->aborted = 1;
         return;
     }
-    tt_clear(tt);
+    /* Untimed, each task starts from an empty table: its result is the
+     * task's alone. Timed, the result depends on the machine anyway, and a
+     * table kept for the whole call lets each depth and task reuse what the
+     * ones before it found, as the one-table search does: cleared once a call. */
+    if (!job->timed || *tt_call != job->call) tt_clear(tt);
+    *tt_call = job->call;
     int remaining = job->depth - 2;  /* of the chance nodes below the children */
     int maxed = board_has_two_maxed(task->board);
     double prob = 1.0 / task->cells * (task->four ? 0.1 : 0.9);
@@ -388,7 +396,7 @@ static void run_task(const split_job *job, tt_table *tt, split_task *task)
 
 /* Takes tasks until none is left; whichever thread runs a task writes only
  * that task's fields. */
-static void take_tasks(split_job *job, tt_table *tt)
+static void take_tasks(split_job *job, tt_table *tt, unsigned long *tt_call)
 {
     for (;;) {
 #if HAVE_PTHREADS
@@ -397,7 +405,7 @@ static void take_tasks(split_job *job, tt_table *tt)
         int i = job->next++;
 #endif
         if (i >= job->count) return;
-        run_task(job, tt, &job->task[job->order[i]]);
+        run_task(job, tt, tt_call, &job->task[job->order[i]]);
     }
 }
 
@@ -417,6 +425,7 @@ struct worker_pool;
 typedef struct {
     struct worker_pool *pool;
     tt_table tt;
+    unsigned long tt_call;  /* the call its table was last cleared for */
     pthread_t id;
 } pool_worker;
 
@@ -476,7 +485,7 @@ static void *worker_main(void *arg)
         p->inside++;
         atomic_store_explicit(&p->busy, p->inside, memory_order_relaxed);
         pthread_mutex_unlock(&p->lock);
-        take_tasks(job, &w->tt);
+        take_tasks(job, &w->tt, &w->tt_call);
         pthread_mutex_lock(&p->lock);
         atomic_store_explicit(&p->busy, --p->inside, memory_order_relaxed);
         if (p->inside == 0) pthread_cond_signal(&p->left);
@@ -589,7 +598,7 @@ static void run_job(s2048_searcher *s, split_job *job)
         pthread_cond_broadcast(&p->wake);
         pthread_mutex_unlock(&p->lock);
     }
-    take_tasks(job, &s->tt);
+    take_tasks(job, &s->tt, &s->tt_call);
     if (p) {
         /* Closed: no worker joins it now; wait for those inside, whose last
          * task may still run, before job (on this stack) goes. */
@@ -604,7 +613,7 @@ static void run_job(s2048_searcher *s, split_job *job)
         pthread_mutex_unlock(&p->lock);
     }
 #else
-    take_tasks(job, &s->tt);
+    take_tasks(job, &s->tt, &s->tt_call);
 #endif
 }
 
@@ -623,6 +632,7 @@ static int search_root_split(s2048_searcher *s, search_state *st, board_t b, int
     job->deadline = st->deadline;
     job->depth = depth;
     job->timed = st->next_check != UINT64_MAX;
+    job->call = s->calls;
     job->count = 0;
     int first[4] = {0, 0, 0, 0};
     for (int dir = 0; dir < 4; dir++) {
@@ -746,6 +756,7 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
         return -1;
     double start = now_seconds();
     if (!keep_cache) tt_clear(&s->tt);
+    s->tt_call = ++s->calls;  /* cleared, or kept as asked: not to be cleared again this call */
     int timed = time_ms > 0.0;
     /* Untimed: exactly depth (0 = auto). Timed: depth is a cap (0 = none). */
     int target = depth > 0 ? depth : timed ? S2048_MAX_DEPTH : s2048_auto_depth(board);
