@@ -24,7 +24,7 @@ from solve2048.batch import (
 )
 from solve2048.board import Board
 from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
-from solve2048.cli.params import BOARD, OUTPUT, SEED, InputError, close_quietly, settings_options
+from solve2048.cli.params import BOARD, OUTPUT, SEED, InputError, close_quietly, game_settings_options
 from solve2048.cli.plot import plot_option_callback, write_plot
 from solve2048.cli.stats import load_results
 from solve2048.cli.summary import summary_text
@@ -110,7 +110,7 @@ class WriteFailed(Exception):
                    "(needs the cluster extra).")
 @click.option("--start", "start", type=BOARD, default=None,
               help="Play every game from this board instead of a new game (game i's spawns from seed SEED + i).")
-@settings_options
+@game_settings_options
 def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json: bool, plot_path: str | None,
           scheduler: str | None, start: Board | None, settings: SearchSettings) -> None:
     """Play many seeded games and print the statistics the field publishes.

@@ -228,10 +228,20 @@ def settings_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The search settings every searching command shares, --depth, --time,
     --prune, --tt-mb, --threads and the tables' options, declared once; the
     command gets them as one SearchSettings, ``settings``, its tables loaded."""
+    return _settings_options(command, threads_option=True)
 
+
+def game_settings_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """settings_options without --threads, for batch: it plays each game on one
+    thread and as many games at once as it has workers."""
+    return _settings_options(command, threads_option=False)
+
+
+def _settings_options(command: Callable[..., Any], threads_option: bool) -> Callable[..., Any]:
     @functools.wraps(command)
-    def with_settings(*args: Any, depth: Depth, time_ms: float | None, prune: Prune, tt_mb: int, threads: int,
-                      no_tables: bool, tables_dir: Path | None, table_min_prob: float, **kwargs: Any) -> Any:
+    def with_settings(*args: Any, depth: Depth, time_ms: float | None, prune: Prune, tt_mb: int,
+                      no_tables: bool, tables_dir: Path | None, table_min_prob: float,
+                      threads: int = 1, **kwargs: Any) -> Any:
         check_thread_tables(tt_mb, threads)
         tables = open_tables(no_tables, tables_dir, table_min_prob)
         try:
@@ -245,11 +255,12 @@ def settings_options(command: Callable[..., Any]) -> Callable[..., Any]:
         "-d", "--depth", type=DEPTH, default="auto", show_default=True,
         help="Moves to look ahead (the first included), or 'auto' by board difficulty.",
     )(with_settings)
-    with_settings = click.option(
-        "--threads", type=ThreadsParam(), default=DEFAULT_THREADS, show_default="every core",
-        help=f"Threads of one search from depth 6 on, each with a --tt-mb table of its own (1..{MAX_THREADS}; "
-             "the games of play and batch search on one); any number gives the same move, values and node count.",
-    )(with_settings)
+    if threads_option:
+        with_settings = click.option(
+            "--threads", type=ThreadsParam(), default=DEFAULT_THREADS, show_default="every core",
+            help=f"Threads of one search from depth 6 on, each with a --tt-mb table of its own "
+                 f"(1..{MAX_THREADS}); any number gives the same move, values and node count.",
+        )(with_settings)
     with_settings = click.option(
         "-t", "--time", "time_ms", type=TIME_MS, default=None,
         help="Search by iterative deepening for at most this many ms per move (depth becomes a "

@@ -81,8 +81,9 @@ class Settings:
         return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms, self.start)
 
     def search_settings(self, tables: TableSet | None) -> SearchSettings:
+        # One thread a game: a batch plays as many games at once as it has cores.
         return SearchSettings(depth=self.depth, time_ms=self.time_ms, prune=self.prune, tt_mb=self.tt_mb,
-                              weights=self.weights, tables=tables)
+                              weights=self.weights, tables=tables, threads=1)
 
     def __post_init__(self) -> None:
         # Checked here, in the caller's process: a bad setting found by a worker

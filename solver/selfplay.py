@@ -101,7 +101,7 @@ class Game:
         self._prune = engine_prune(self.settings.prune)   # as C takes it, converted once
         self._stop_at_win = stop_at_win
         self._evaluator = engine.evaluator(self.settings.search_weights)
-        self._searcher = searcher or engine.thread_searcher(self.settings.tt_mb)
+        self._searcher = searcher or engine.thread_searcher(self.settings.tt_mb, self.settings.threads)
         self._state = ffi.new("s2048_game *")
         if start is None:
             lib.s2048_game_new(self._state, self.seed)
