@@ -44,9 +44,12 @@ def option(name: str, values=ANY_VALUE) -> tuple[str, st.SearchStrategy | None]:
     return (name, values)
 
 
-SEARCH = [option("--prune", st.one_of(NUMBERS, st.sampled_from(["0.5", "1e-9"]))),
-          option("--tt-mb", NUMBERS), option("--time", st.one_of(NUMBERS, st.just("0.5"))),
-          option("--table-min-prob", NUMBERS), option("--tables-dir", PATHS)]
+TABLE_AND_PRUNE = [option("--prune", st.one_of(NUMBERS, st.sampled_from(["0.5", "1e-9"]))),
+                   option("--tt-mb", NUMBERS), option("--table-min-prob", NUMBERS), option("--tables-dir", PATHS)]
+SEARCH = [*TABLE_AND_PRUNE, option("--time", st.one_of(NUMBERS, st.just("0.5")))]
+# A whole game searches many moves: a valid --time of a second a move (1e3)
+# would make one draw take an hour, so the games' time values stop at 2 ms.
+GAME_SEARCH = [*TABLE_AND_PRUNE, option("--time", st.one_of(NUMBERS.filter(lambda v: v != "1e3"), st.just("0.5")))]
 SMALL_DEPTH = option("--depth", st.one_of(st.sampled_from(["1", "2"]), st.sampled_from(
     ["0", "17", "-1", "nan", "", "x", "1e3"])))
 FLAGS = st.sampled_from(["--json", "--quiet", "--no-tables", "--stop-at-win", "--fast", "--bogus"])
@@ -56,19 +59,21 @@ FLAGS = st.sampled_from(["--json", "--quiet", "--no-tables", "--stop-at-win", "-
 COMMANDS = {
     "hint": (True, [option("--depth", st.one_of(NUMBERS, st.sampled_from(["1", "3"]))), *SEARCH]),
     "play": (False, [SMALL_DEPTH, option("--seed", NUMBERS), option("--record", PATHS),
-                     option("--delay", NUMBERS), *SEARCH]),
+                     option("--delay", NUMBERS), *GAME_SEARCH]),
     "batch": (False, [SMALL_DEPTH, option("--games", st.sampled_from(["0", "1", "2", "-5", "x", "1e3"])),
                       option("--seed", NUMBERS), option("--jobs", st.sampled_from(["0", "1", "x", "-1"])),
                       option("--out", PATHS), option("--plot", PATHS),
                       option("--scheduler", st.one_of(HOSTILE_TEXT, st.sampled_from(
-                          ["notaurl", "ftp://x:1", "tcp://", "tcp://h:99999", "inproc://x"]))), *SEARCH]),
+                          ["notaurl", "ftp://x:1", "tcp://", "tcp://h:99999", "inproc://x"]))), *GAME_SEARCH]),
     "replay": (False, [("--json", None)]),
-    "stats": (False, [option("--plot", PATHS), ("--json", None)]),
+    "stats": (False, [option("--plot", PATHS), ("--json", None), ("--deaths", None)]),
+    "review": (False, [SMALL_DEPTH, option("--threshold", NUMBERS), option("--worst", NUMBERS),
+                       option("--plot", PATHS), ("--json", None), *GAME_SEARCH]),
     "bench": (False, [option("--depth", st.sampled_from(["0", "1", "17", "x", "nan"])),
                       option("--prune", NUMBERS), option("--tt-mb", NUMBERS)]),
     "game": (False, [option("--seed", NUMBERS), option("--tables-dir", PATHS)]),
 }
-POSITIONAL = {"replay": PATHS, "stats": PATHS}
+POSITIONAL = {"replay": PATHS, "stats": PATHS, "review": PATHS}
 
 
 @st.composite
