@@ -228,6 +228,19 @@ def test_the_game_loop_plays_the_same_game_on_any_thread_count() -> None:
     assert len(games[1]) == 40 and games[3] == games[1]
 
 
+def test_a_game_searches_on_its_settings_threads_and_plays_the_same_game() -> None:
+    # Game (and so play) takes its searcher's threads from the settings.
+    games = [[(s.move, s.board) for s in Game(11, SearchSettings(depth=SPLIT_DEPTH, threads=n)).advance(30)]
+             for n in (1, 2)]
+    assert len(games[0]) == 30 and games[1] == games[0]
+    assert Game(11, SearchSettings(depth=1, threads=2))._searcher.threads == 2
+
+
+def test_batch_has_no_threads_option() -> None:
+    result = CliRunner().invoke(cli, ["batch", "-n", "1", "-d", "1", "--threads", "2"])
+    assert result.exit_code == 2 and "No such option '--threads'" in result.output
+
+
 def test_a_timed_search_on_threads_completes_a_depth() -> None:
     result = analyze(BOARDS[40], time_ms=30, threads=2)
     assert result.depth >= 1 and result.best is not None
