@@ -18,7 +18,7 @@ try:
 except ImportError:  # Windows without the windows-curses package
     curses = None  # type: ignore[assignment]
 
-from solve2048.cli.params import SEED, InputError, open_tables, table_options
+from solve2048.cli.params import SEED, InputError, open_tables, table_options, threads_option
 from solve2048.decide import Decision, decide
 from solve2048.human_game import HumanGame, HumanRecord
 from solve2048.moves import Move
@@ -395,7 +395,8 @@ def start_session(store: SaveStore, seed: int | None) -> tuple[HumanGame, str]:
 @click.option("-s", "--seed", type=SEED, default=None,
               help="Seed of a new game (a saved game in progress is restored instead).")
 @table_options
-def game(seed: int | None, no_tables: bool, tables_dir: Path | None, table_min_prob: float) -> None:
+@threads_option
+def game(seed: int | None, no_tables: bool, tables_dir: Path | None, table_min_prob: float, threads: int) -> None:
     """Play 2048 in the terminal, with the solver's hint (h) and autoplay (a).
 
     The game is saved after every move and restored on the next start; the best
@@ -410,7 +411,7 @@ def game(seed: int | None, no_tables: bool, tables_dir: Path | None, table_min_p
     if problem:
         raise InputError(f"the game needs a terminal: {problem}")
     # Tables before the save: a bad table option then leaves the save as it was.
-    settings = SearchSettings(tables=open_tables(no_tables, tables_dir, table_min_prob))
+    settings = SearchSettings(tables=open_tables(no_tables, tables_dir, table_min_prob), threads=threads)
     store = SaveStore()
     session, message = start_session(store, seed)
     with terminal_screen() as screen:

@@ -228,16 +228,25 @@ def settings_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The search settings every searching command shares, --depth, --time,
     --prune, --tt-mb, --threads and the tables' options, declared once; the
     command gets them as one SearchSettings, ``settings``, its tables loaded."""
-    return _settings_options(command, threads_option=True)
+    return _settings_options(command, with_threads=True)
 
 
 def game_settings_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """settings_options without --threads, for batch: it plays each game on one
     thread and as many games at once as it has workers."""
-    return _settings_options(command, threads_option=False)
+    return _settings_options(command, with_threads=False)
 
 
-def _settings_options(command: Callable[..., Any], threads_option: bool) -> Callable[..., Any]:
+def threads_option(command: F) -> F:
+    """--threads: how many threads one search may use."""
+    return click.option(
+        "--threads", type=ThreadsParam(), default=DEFAULT_THREADS, show_default="every core",
+        help=f"Threads of one search from depth 6 on, each with a --tt-mb table of its own "
+             f"(1..{MAX_THREADS}); any number gives the same move, values and node count.",
+    )(command)
+
+
+def _settings_options(command: Callable[..., Any], with_threads: bool) -> Callable[..., Any]:
     @functools.wraps(command)
     def with_settings(*args: Any, depth: Depth, time_ms: float | None, prune: Prune, tt_mb: int,
                       no_tables: bool, tables_dir: Path | None, table_min_prob: float,
@@ -255,12 +264,8 @@ def _settings_options(command: Callable[..., Any], threads_option: bool) -> Call
         "-d", "--depth", type=DEPTH, default="auto", show_default=True,
         help="Moves to look ahead (the first included), or 'auto' by board difficulty.",
     )(with_settings)
-    if threads_option:
-        with_settings = click.option(
-            "--threads", type=ThreadsParam(), default=DEFAULT_THREADS, show_default="every core",
-            help=f"Threads of one search from depth 6 on, each with a --tt-mb table of its own "
-                 f"(1..{MAX_THREADS}); any number gives the same move, values and node count.",
-        )(with_settings)
+    if with_threads:
+        with_settings = threads_option(with_settings)
     with_settings = click.option(
         "-t", "--time", "time_ms", type=TIME_MS, default=None,
         help="Search by iterative deepening for at most this many ms per move (depth becomes a "

@@ -236,6 +236,14 @@ def test_a_game_searches_on_its_settings_threads_and_plays_the_same_game() -> No
     assert Game(11, SearchSettings(depth=1, threads=2))._searcher.threads == 2
 
 
+@pytest.mark.parametrize("command", ["hint", "play", "review", "serve", "game"])
+def test_every_searching_command_but_batch_takes_threads(command: str) -> None:
+    result = CliRunner().invoke(cli, [command, "--help"])
+    assert result.exit_code == 0 and "--threads N" in result.output
+    refused = CliRunner().invoke(cli, [command, "--threads", "0"])
+    assert refused.exit_code == 2 and "expected a thread count from 1 to" in refused.output
+
+
 def test_batch_has_no_threads_option() -> None:
     result = CliRunner().invoke(cli, ["batch", "-n", "1", "-d", "1", "--threads", "2"])
     assert result.exit_code == 2 and "No such option '--threads'" in result.output
