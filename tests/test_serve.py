@@ -19,6 +19,7 @@ from live_server import post_json, request, serving
 from solve2048 import Board
 from solve2048.cli.main import cli
 from solve2048.decide import decide
+from solve2048.engine import max_tt_mb
 from solve2048.review import review_move
 from solve2048.settings import SearchSettings
 from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec
@@ -282,6 +283,13 @@ def test_the_pool_runs_so_many_searches_and_refuses_the_rest() -> None:
         assert asyncio.run(scenario()) == ["first", 503, 503, "after"]
     finally:
         pool.close()
+
+
+def test_the_pools_tables_must_fit_together() -> None:
+    each = max_tt_mb() // 4 + 1   # two fit, four do not
+    create_app(SearchSettings(tt_mb=each, threads=1), Limits(max_searches=2))
+    with pytest.raises(ValueError, match="4 tables"):
+        create_app(SearchSettings(tt_mb=each, threads=2), Limits(max_searches=2))
 
 
 @pytest.mark.parametrize(("field", "value"), [

@@ -10,8 +10,9 @@ loop (the C search releases the GIL), so the page and other requests stay
 responsive while a deep search runs. A request that finds every thread busy
 waits for a turn, at most ``Limits.queue_seconds``; beyond ``max_waiting``
 waiting requests the server answers 503 at once. Each pool thread keeps its own
-transposition table (solve2048.engine.thread_searcher), so the memory is
-``max_searches`` tables, checked when the app is made.
+searcher (solve2048.engine.thread_searcher), with a transposition table for
+each thread of its search, so the memory is ``max_searches`` times that many
+tables, checked when the app is made.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 
 from solve2048 import __version__
 from solve2048.decide import decide
-from solve2048.engine import check_tt_mb
+from solve2048.engine import check_tt_mb, thread_tables
 from solve2048.moves import Move
 from solve2048.review import DEFAULT_THRESHOLD, review_move
 from solve2048.settings import SearchSettings
@@ -122,7 +123,8 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
     default depth); a request may set only its depth and time, within ``limits``."""
     base = settings or SearchSettings()
     limits = limits or Limits()
-    check_tt_mb(base.tt_mb, copies=limits.max_searches)  # every pool thread holds one table
+    # Every pool thread holds a searcher, with a table for each thread its search uses.
+    check_tt_mb(base.tt_mb, copies=limits.max_searches * thread_tables(base.threads))
     pool = SearchPool(limits)
 
     async def body_of(request: Request) -> dict[str, Any]:
