@@ -88,6 +88,24 @@ def deaths_text(d: dict[str, Any]) -> str:
         lines.append(f"{g['max_tile']:>9}  {g['games']:>7,}  {g['share']:>6.1%}  {g['corner']:>12.1%}"
                      f"  {g['snake']:>6.1f}  {g['chain']:>12.1f}  {g['big_pairs']:>10.2f}  {g['moves']:>7,.0f}"
                      f"  {g['table_move_share']:>12.1%}")
+    if any(g["uncovered_share"] is not None for g in d["by_max_tile"]):
+        lines.append("died with   no table covered   never covered   moves after the last covered   its p")
+        for g in d["by_max_tile"]:
+            lines.append(f"{g['max_tile']:>9}  {_share(g['uncovered_share']):>17}  {_share(g['never_covered']):>14}"
+                         f"  {_count(g['moves_after_tables']):>29}  {_fraction(g['last_probability']):>6}")
     lines.append("snake: tiles falling in order from a corner; chain below: ranks under the largest all held;")
-    lines.append("big pairs: tiles of 256 or more held twice (means per game)")
+    lines.append("big pairs: tiles of 256 or more held twice (means per game); no table covered: the share of")
+    lines.append("moves played on a board no endgame table covered")
     return "\n".join(lines)
+
+
+def _share(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1%}"
+
+
+def _count(value: float | None) -> str:
+    return "—" if value is None else f"{value:,.0f}"
+
+
+def _fraction(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"

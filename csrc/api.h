@@ -228,6 +228,9 @@ typedef struct {
     int over;         /* 1 when the game has ended: no move left */
     int last_depth;   /* the depth the last move was searched to */
     uint32_t table_moves; /* moves taken from the endgame tables */
+    uint32_t uncovered_moves; /* moves played on a board no table covered */
+    uint32_t last_covered;    /* the last move (1-based) whose board a table covered; 0 = none */
+    double last_probability;  /* that table's success probability there */
     s2048_rng rng;
 } s2048_game;
 

@@ -56,18 +56,20 @@ static int first_legal(int mask)
 
 /* Chooses the move for the game's board: from a table when one is sure
  * enough, else from the search, both on the board's 64-bit copy (ladder.c;
- * the board itself below 65536). Fills dir and depth of step; returns 0, or
- * -1 when the search refuses its arguments. solver/decide.py makes the same
+ * the board itself below 65536). Fills dir and depth of step, and probe with
+ * the covering table's answer (dir -1 when none covers the board); returns 0,
+ * or -1 when the search refuses its arguments. solver/decide.py makes the same
  * choice. */
 static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                        const s2048_tableset *tables,
-                       int depth, double time_ms, double prune, int *dir, s2048_step *step)
+                       int depth, double time_ms, double prune, int *dir, s2048_step *step,
+                       s2048_probe *probe)
 {
     int lossless = 1;
     uint64_t copy = on_fast_path(g) ? g->board : s2048_downgrade(g->board, g->high, &lossless);
-    s2048_probe probe;
-    if (tables && s2048_tables_probe(tables, copy, &probe) && probe.trusted) {
-        *dir = probe.dir;
+    probe->dir = -1;
+    if (tables && s2048_tables_probe(tables, copy, probe) && probe->trusted) {
+        *dir = probe->dir;
         step->depth = 0;
         step->from_table = 1;
         return 0;
@@ -93,13 +95,22 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
     while (played < max_steps && !g->over) {
         s2048_step *step = &steps[played];
         int dir;
-        if (choose_move(g, s, e, tables, depth, time_ms, prune, &dir, step) != 0)
+        s2048_probe probe;
+        if (choose_move(g, s, e, tables, depth, time_ms, prune, &dir, step, &probe) != 0)
             return -1;
         if (dir < 0) {
             g->over = 1;
             break;
         }
         played++;
+        /* Where the tables lost sight of the game, for the death analysis
+         * (solve2048.deaths): the last covered move and its probability. */
+        if (probe.dir >= 0) {
+            g->last_covered = g->moves + 1;
+            g->last_probability = probe.probability;
+        } else {
+            g->uncovered_moves++;
+        }
         uint64_t moved;
         uint16_t moved_high;
         uint32_t gain;

@@ -135,6 +135,9 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "time_ms": settings.time_ms,
         "start": settings.start,
         "final_board": result.final_board.hex(),
+        "uncovered_moves": result.uncovered_moves,
+        "last_covered": result.last_covered,
+        "last_probability": result.last_probability,
     }
 
 

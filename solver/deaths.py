@@ -5,8 +5,10 @@ each such board for the signs a strong player's board shows and a lost one
 loses: the largest tile in a corner, the tiles falling in order along a snake
 from that corner, how many ranks below the largest are all held (how far the
 game had come toward its next merge), and the big tiles held twice but apart
-(pairs that could not meet). ``summarize`` groups them by the largest tile at
-death; ``solve2048 stats --deaths`` prints it.
+(pairs that could not meet). Lines also say what the endgame tables saw: the
+moves played where no table covered the board, and the last move a table
+covered with its probability there. ``summarize`` groups the games by the
+largest tile at death; ``solve2048 stats --deaths`` prints it.
 
 Pure functions over result rows; no I/O.
 """
@@ -121,4 +123,21 @@ def _group(tile: int, members: list[tuple[dict[str, Any], Death]], total: int) -
         "big_pairs": sum(d.big_pairs for d in deaths) / n,
         "moves": moves / n,
         "table_move_share": table_moves / moves if moves else 0.0,
+        **_coverage([r for r, _ in members]),
+    }
+
+
+def _coverage(rows: list[dict[str, Any]]) -> dict[str, float | None]:
+    """What the tables saw of these games (lines that record it; None when none
+    does): the share of moves on boards no table covered, how many moves before
+    the end a table last covered the board, and its probability there."""
+    known = [r for r in rows if r.get("uncovered_moves") is not None and r.get("last_covered") is not None]
+    covered = [r for r in known if r["last_covered"]]
+    moves = sum(r["moves"] for r in known)
+    return {
+        "uncovered_share": sum(r["uncovered_moves"] for r in known) / moves if moves else None,
+        "never_covered": (len(known) - len(covered)) / len(known) if known else None,
+        "moves_after_tables": (sum(r["moves"] - r["last_covered"] for r in covered) / len(covered)
+                               if covered else None),
+        "last_probability": (sum(r["last_probability"] for r in covered) / len(covered) if covered else None),
     }

@@ -25,7 +25,8 @@ from solve2048.settings import MAX_TIME_MS, check_depth
 
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
-          "prune", "tt_mb", "tables", "table_moves", "time_ms", "start", "final_board")
+          "prune", "tt_mb", "tables", "table_moves", "time_ms", "start", "final_board",
+          "uncovered_moves", "last_covered", "last_probability")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -172,6 +173,11 @@ def _check_settings(row: dict[str, Any]) -> None:
         _whole(row, "table_moves", 0, row["moves"])
     if row.get("time_ms") is not None:
         _real(row, "time_ms", 0, MAX_TIME_MS)
+    for field in ("uncovered_moves", "last_covered"):
+        if row.get(field) is not None:
+            _whole(row, field, 0, row["moves"])
+    if row.get("last_probability") is not None:
+        _real(row, "last_probability", 0, 1)
 
 
 def _check_final_board(row: dict[str, Any]) -> None:
@@ -200,7 +206,7 @@ def check_game(row: object) -> dict[str, Any]:
     """Returns ``row`` if it is a game result the rules allow, else raises
     ValueError naming the first field that is wrong. Fields older lines lack
     (won, won_at_move, prune, tt_mb, tables, table_moves, depth, time_ms, start,
-    final_board) may be absent."""
+    final_board, uncovered_moves, last_covered, last_probability) may be absent."""
     if not isinstance(row, dict):
         raise InvalidArgumentError(f"a game result is a JSON object, not {type(row).__name__}")
     _whole(row, "seed", 0, MAX_SEED)

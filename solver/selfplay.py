@@ -49,6 +49,9 @@ class GameResult:
     final_board: Board
     table_moves: int = 0  # moves taken from the endgame tables
     time_ms: float | None = None  # a time per move; ``depth`` is then a cap, "auto" none
+    uncovered_moves: int = 0  # moves played on a board no endgame table covered
+    last_covered: int = 0     # the last move (1-based) whose board a table covered; 0 = none
+    last_probability: float | None = None  # that table's success probability there
 
     @property
     def depth_setting(self) -> Depth | None:
@@ -75,6 +78,9 @@ class GameResult:
             "moves_per_second": self.moves_per_second,
             "final_board": list(self.final_board.cells),
             "table_moves": self.table_moves,
+            "uncovered_moves": self.uncovered_moves,
+            "last_covered": self.last_covered,
+            "last_probability": self.last_probability,
         }
 
 
@@ -140,6 +146,16 @@ class Game:
         return int(self._state.table_moves)
 
     @property
+    def uncovered_moves(self) -> int:
+        """How many moves so far were played on a board no endgame table covered."""
+        return int(self._state.uncovered_moves)
+
+    @property
+    def last_covered(self) -> int:
+        """The last move (1-based) whose board a table covered, trusted or not; 0 = none."""
+        return int(self._state.last_covered)
+
+    @property
     def won_at_move(self) -> int | None:
         return int(self._state.won_at) or None
 
@@ -196,6 +212,9 @@ class Game:
             final_board=board,
             table_moves=self.table_moves,
             time_ms=self.settings.time_ms,
+            uncovered_moves=self.uncovered_moves,
+            last_covered=self.last_covered,
+            last_probability=float(self._state.last_probability) if self.last_covered else None,
         )
 
 

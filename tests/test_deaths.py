@@ -13,6 +13,9 @@ from solve2048.batch import Settings, play_seeds
 from solve2048.cli.main import cli
 from solve2048.deaths import SNAKES, Death, summarize
 from solve2048.results import append_row
+from solve2048.selfplay import Game
+from solve2048.settings import SearchSettings
+from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec
 
 PERFECT = "65536 32768 16384 8192 / 512 1024 2048 4096 / 256 128 64 32 / 2 4 8 16"
 
@@ -62,7 +65,31 @@ def test_stats_deaths_reads_a_batch_file(tmp_path: Path) -> None:
     assert text.exit_code == 0 and text.output.startswith("deaths       6 games")
     data = json.loads(CliRunner().invoke(cli, ["stats", "--deaths", "--json", str(path)]).output)
     assert data["games"] == 6 and {"max_tile", "games", "share", "corner", "snake", "chain", "big_pairs",
-                                   "moves", "table_move_share"} == set(data["by_max_tile"][0])
+                                   "moves", "table_move_share", "uncovered_share", "never_covered",
+                                   "moves_after_tables", "last_probability"} == set(data["by_max_tile"][0])
+    # Without tables no board was covered.
+    assert all(g["uncovered_share"] == 1 and g["never_covered"] == 1 and g["moves_after_tables"] is None
+               for g in data["by_max_tile"])
+
+
+def test_what_the_tables_saw_is_counted_move_by_move(built_table) -> None:
+    # The game loop's counts against a probe of every board the game moved from.
+    tables = TableSet({s: built_table(s) for s in (TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY))})
+    game = Game(2, SearchSettings(depth=2, tables=tables))
+    board, move, uncovered, last, probability = game.board, 0, 0, 0, None
+    while not game.over:
+        for step in game.advance(256):
+            move += 1
+            probe = tables.probe(board)
+            if probe is None:
+                uncovered += 1
+            else:
+                last, probability = move, probe.probability
+            board = step.board
+    result = game.result()
+    assert result.table_moves > 0 and 0 < last <= result.moves
+    assert (result.uncovered_moves, result.last_covered) == (uncovered, last)
+    assert result.last_probability == probability
 
 
 def test_a_file_without_boards_is_one_line(tmp_path: Path) -> None:
