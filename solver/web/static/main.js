@@ -124,6 +124,9 @@
     showGame() {
       this.view.show(this.game.cells);
       this.positionChanged();
+      this.judgeToken++; // a verdict on the last game's move is not this game's
+      byTestId("judgement").textContent = "";
+      byTestId("judgement").classList.remove("mistake");
       this.showScores();
       byTestId("seed").textContent = this.game.seed.toString();
       this.showMessage();
