@@ -5,6 +5,7 @@ conftest.py."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -92,3 +93,11 @@ def solver_record(seed: int, depth: int) -> list[str]:
     r = game.result()
     writer.end(r.score, r.max_tile, r.moves, r.won, "game_over")
     return stream.getvalue().splitlines()
+
+
+def default_sigint() -> None:
+    """For ``subprocess.Popen(preexec_fn=...)``: the child takes Ctrl-C as a
+    terminal would give it, even when this test run ignores SIGINT (started in
+    the background, ``cmd &``, whose children inherit SIG_IGN, and a Python
+    that starts with SIGINT ignored never raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

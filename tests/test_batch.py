@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import default_sigint
 
 from solve2048.batch import Settings, play_seeds, run_cluster, run_local
 from solve2048.cli.main import cli
@@ -104,7 +105,8 @@ def test_lines_without_prune_were_played_at_the_old_fixed_prune(tmp_path: Path) 
 def test_interrupted_batch_resumes_without_loss_or_duplicates(tmp_path: Path, sig, code) -> None:
     out = tmp_path / "r.jsonl"
     proc = subprocess.Popen([*BATCH, "-n", "400", "-d", "3", "-j", "2", "-o", str(out), "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=default_sigint)
     deadline = time.time() + 60
     while time.time() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
         time.sleep(0.05)

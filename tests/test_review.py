@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import ALMOST_LOST, solver_record
+from helpers import ALMOST_LOST, default_sigint, solver_record
 
 from solve2048 import Board, reference
 from solve2048.cli.main import cli
@@ -365,7 +365,8 @@ def test_ctrl_c_prints_the_summary_so_far_and_exits_130(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     lines = solver_record(5, 3)
     proc = subprocess.Popen([sys.executable, "-m", "solve2048.cli", "review", str(fifo), "-d", "6",
-                             "--no-tables", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--no-tables", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
     # A daemon: should the command die before opening the pipe, the blocked writer must not hold pytest.
     writer = threading.Thread(target=lambda: fifo.write_text("\n".join(lines) + "\n"), daemon=True)
     try:

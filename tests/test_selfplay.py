@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+from helpers import default_sigint
+
 from solve2048 import reference
 from solve2048.record import RecordWriter, replay
 from solve2048.rng import Rng
@@ -104,7 +106,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_the_record(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "solve2048.cli", "play", "--depth", "5", "--seed", "3",
          "--record", str(path), "--quiet", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint,
     )
     deadline = time.time() + 60
     while time.time() < deadline and (not path.exists() or path.read_text().count("\n") < 30):

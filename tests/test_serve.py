@@ -14,6 +14,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from helpers import default_sigint
 from live_server import post_json, request, serving
 
 from solve2048 import Board
@@ -305,7 +306,7 @@ def test_limits_refuse_what_cannot_be(field: str, value: object) -> None:
 
 def serve_process(*options: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "solve2048.cli", "serve", "--no-open", "--no-tables", *options],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
 
 
 def test_serve_prints_its_address_answers_and_stops_on_ctrl_c() -> None:
