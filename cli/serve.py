@@ -54,8 +54,8 @@ def serve(host: str, port: int, open_page: bool | None, max_depth: int | str, ma
     if max_depth == "auto":
         raise click.BadParameter("expected a number from 1 up", param_hint="'--max-depth'")
     try:
-        limits = Limits(max_depth=int(max_depth), max_time_ms=max_time_ms,
-                        max_searches=max_searches or Limits().max_searches)
+        given = {"max_searches": max_searches} if max_searches else {}
+        limits = Limits(max_depth=int(max_depth), max_time_ms=max_time_ms, **given)
         app = create_app(settings, limits)
     except (ApiError, ValueError) as error:
         raise InputError(str(error)) from None

@@ -149,7 +149,7 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
         body = await body_of(request)
         check_fields(body, ("board", "played"), ("depth", "time_ms", "threshold"))
         board = board_of(body["board"])
-        played = _move_of(body["played"])
+        played = Move.parse(body["played"])  # its own one-line refusal, as the CLI's
         search = settings_of(body, base, limits)
         threshold = number_of(body, "threshold", DEFAULT_THRESHOLD, 0.0, 1.0)
         verdict = await pool.run(lambda: review_move(board, played, search, threshold=threshold))
@@ -194,15 +194,6 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
     )
     app.add_middleware(_SecurityHeaders)
     return app
-
-
-def _move_of(value: object) -> Move:
-    if not isinstance(value, str):
-        raise ApiError(f"played must be one of up, down, left, right, got {value!r:.40}")
-    try:
-        return Move.parse(value)
-    except ValueError as error:
-        raise ApiError(str(error)) from None
 
 
 def _api(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
