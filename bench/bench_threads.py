@@ -24,7 +24,7 @@ from solve2048.benchmark import load_positions
 from solve2048.engine import Searcher
 
 POSITIONS = load_positions()
-ROUNDS = {6: 15, 7: 7}
+ROUNDS = {6: 41, 7: 15}
 
 
 def thread_counts() -> list[int]:
