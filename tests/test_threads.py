@@ -317,3 +317,19 @@ def test_a_forked_child_searches_on_threads_with_its_parents_searcher() -> None:
     found = answers.get(timeout=60)
     process.join(timeout=60)
     assert process.exitcode == 0 and found == expected
+
+
+def test_split_order_experiment_still_patches_the_search() -> None:
+    """bench/split_order.py measures the task order on a patched copy of
+    csrc/search.c; each of its patches must still match exactly once, or the
+    figures of docs/search.md could no longer be made again."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("split_order", root / "bench" / "split_order.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    search = (root / "csrc" / "search.c").read_text(encoding="utf-8")
+    assert [search.count(old) for old, _ in module.PATCHES] == [1] * len(module.PATCHES)
