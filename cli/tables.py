@@ -76,15 +76,24 @@ def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...])
 
 
 class _BuildBar:
-    """One line on stderr, rewritten in place, when stderr is a terminal."""
+    """Progress on stderr: on a terminal one line rewritten in place; elsewhere
+    (a log, a pipe) one line at every tenth of each table, so that a build of
+    many minutes still says how far it is."""
 
     def __init__(self) -> None:
         self.live = sys.stderr.isatty()
         self.last = 0.0
+        self.tenths: dict[TableSpec, int] = {}
 
     def update(self, spec: TableSpec, done: int, total: int) -> None:
+        if not self.live:
+            tenth = 10 * done // total
+            if tenth > self.tenths.get(spec, 0):
+                self.tenths[spec] = tenth
+                click.echo(f"  {spec}: {10 * tenth}%", err=True)
+            return
         now = time.perf_counter()
-        if not self.live or (now - self.last < 0.2 and done < total):
+        if now - self.last < 0.2 and done < total:
             return
         self.last = now
         click.echo(f"\r  {spec}: {100 * done / total:5.1f}%", err=True, nl=False)

@@ -123,3 +123,12 @@ def test_batch_with_tables_records_them_and_refuses_to_mix(tmp_path):
     assert summary["table_move_share"] == sum(r["table_moves"] for r in rows) / moves > 0
     result = _run("batch", "-n", "4", "-d", "1", "--no-tables", "-o", str(out))
     assert result.exit_code == 2 and "tables at 0.9" in result.output and "no tables" in result.output
+
+
+def test_a_build_not_on_a_terminal_reports_every_tenth(tmp_path):
+    # CliRunner's stderr is not a terminal, as in a log or a pipe.
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "entry-11:32")
+    assert result.exit_code == 0, result.output
+    steps = [line.rsplit(" ", 1)[1] for line in result.output.splitlines() if line.endswith("%")]
+    assert steps[-1] == "100%" and steps == sorted(steps, key=lambda s: int(s[:-1]))
+    assert len(steps) == len(set(steps)) >= 2
