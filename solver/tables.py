@@ -150,7 +150,7 @@ DEFAULT_SPECS: tuple[TableSpec, ...] = (
 # then plays boards of that anchor only, and the entry block of goal 256 (5.7
 # billion entries, 11.3 GB, 17 minutes and 10.6 GiB of memory to build), a
 # step toward the tables AI's big build (goal 512); at depth 5 it gained
-# +12,258 +/- 13,375 over 300 paired games, within the noise
+# nothing measurable, +713 +/- 9,835 over 600 paired games
 # (bench/RESULTS.md, "Toward the big tables").
 OPTIONAL_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(9, g, 1) for g in range(5, 11)),
