@@ -91,21 +91,15 @@ def deaths_text(d: dict[str, Any]) -> str:
     if any(g["uncovered_share"] is not None for g in d["by_max_tile"]):
         lines.append("died with   no table covered   never covered   moves after the last covered   its p")
         for g in d["by_max_tile"]:
-            lines.append(f"{g['max_tile']:>9}  {_share(g['uncovered_share']):>17}  {_share(g['never_covered']):>14}"
-                         f"  {_count(g['moves_after_tables']):>29}  {_fraction(g['last_probability']):>6}")
+            lines.append(f"{g['max_tile']:>9}  {_shown(g['uncovered_share'], '.1%'):>17}"
+                         f"  {_shown(g['never_covered'], '.1%'):>14}"
+                         f"  {_shown(g['moves_after_tables'], ',.0f'):>29}  {_shown(g['last_probability'], '.3f'):>6}")
     lines.append("snake: tiles falling in order from a corner; chain below: ranks under the largest all held;")
     lines.append("big pairs: tiles of 256 or more held twice (means per game); no table covered: the share of")
     lines.append("moves played on a board no endgame table covered")
     return "\n".join(lines)
 
 
-def _share(value: float | None) -> str:
-    return "—" if value is None else f"{value:.1%}"
-
-
-def _count(value: float | None) -> str:
-    return "—" if value is None else f"{value:,.0f}"
-
-
-def _fraction(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3f}"
+def _shown(value: float | None, spec: str) -> str:
+    """value in the format spec, or a dash where no line recorded it."""
+    return "—" if value is None else format(value, spec)
