@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import signal
 import sys
@@ -10,7 +11,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any
+from typing import IO, Any
 
 import click
 
@@ -144,7 +145,9 @@ def _effort_text(r: GameResult) -> str:
 @click.option("-s", "--seed", type=SEED, default=None,
               help="Seed of the game (0..2**64-1); without it a seed is picked and printed.")
 @click.option("-r", "--record", "record_path", type=OUTPUT,
-              help="Write the game to this JSON Lines file as it goes.")
+              help="Write the game to this JSON Lines file as it goes (a file already there is "
+                   "refused, unless --overwrite).")
+@click.option("--overwrite", is_flag=True, help="Replace the --record file if it already exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object to stdout at the end.")
 @click.option("-q", "--quiet", is_flag=True, help="No live board; only the summary.")
 @click.option("--delay", type=click.IntRange(0, 60_000), default=None,
@@ -155,8 +158,8 @@ def _effort_text(r: GameResult) -> str:
 @click.option("--start", "start", type=BOARD, default=None,
               help="Play from this board instead of a new game (the spawns still come from --seed).")
 @settings_options
-def play(seed: int | None, record_path: str | None, as_json: bool, quiet: bool, delay: int | None, fast: bool,
-         stop_at_win: bool, start: Board | None, settings: SearchSettings) -> None:
+def play(seed: int | None, record_path: str | None, overwrite: bool, as_json: bool, quiet: bool,
+         delay: int | None, fast: bool, stop_at_win: bool, start: Board | None, settings: SearchSettings) -> None:
     """Watch the solver play a whole game, reproducible by --seed.
 
     On a terminal the game is shown move by move at a pace that can be followed
@@ -169,14 +172,14 @@ def play(seed: int | None, record_path: str | None, as_json: bool, quiet: bool, 
         game = Game(seed, settings, stop_at_win=stop_at_win, start=start)
     except InvalidArgumentError as error:
         raise click.BadParameter(str(error), param_hint="'--start'") from None
+    # Closed by close_quietly in the finally below, not by a with: after a failed
+    # write, closing would raise again over the error that ended the game.
+    record = open_record(record_path, overwrite) if record_path else None
     if chosen and not as_json:  # said once the game can be played, so a refusal stays one line
         click.echo(f"seed {seed} (replay this game with --seed {seed})", err=True)
     view = LiveView(sys.stdout.isatty() and not quiet and not as_json)
     if delay is None:
         delay = 0 if fast or not view.enabled else WATCH_DELAY_MS
-    # Closed by close_quietly in the finally below, not by a with: after a failed
-    # write, closing would raise again over the error that ended the game.
-    record = open(record_path, "w", encoding="utf-8") if record_path else None  # noqa: SIM115
     writer = RecordWriter(record) if record else None
     try:
         if writer:
@@ -208,6 +211,23 @@ def play(seed: int | None, record_path: str | None, as_json: bool, quiet: bool, 
             click.echo(line)
     if interrupted:
         sys.exit(EXIT_INTERRUPTED)
+
+
+def open_record(path: str, overwrite: bool) -> IO[str]:
+    """The --record file, opened to write before any move is played. A file
+    already there (a game record, perhaps a long one) is refused without
+    --overwrite, as the shell's noclobber refuses it: only a regular file is,
+    so a device such as /dev/null is written to. The exclusive create makes the
+    check and the open one step, so a file made in between is refused too."""
+    if overwrite:
+        return open(path, "w", encoding="utf-8")
+    try:
+        return open(path, "x", encoding="utf-8")
+    except FileExistsError:
+        if os.path.isfile(path):
+            raise click.BadParameter(f"{path!r} already exists; --overwrite replaces it",
+                                     param_hint="'--record'") from None
+    return open(path, "w", encoding="utf-8")  # a device, or a link to no file yet
 
 
 def _run(game: Game, view: LiveView, writer: RecordWriter | None, delay_ms: int, interrupt: dict[str, bool],

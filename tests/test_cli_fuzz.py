@@ -58,7 +58,7 @@ FLAGS = st.sampled_from(["--json", "--quiet", "--no-tables", "--stop-at-win", "-
 # 2, a few games), so that the property is about input, not about patience.
 COMMANDS = {
     "hint": (True, [option("--depth", st.one_of(NUMBERS, st.sampled_from(["1", "3"]))), *SEARCH]),
-    "play": (False, [SMALL_DEPTH, option("--seed", NUMBERS), option("--record", PATHS),
+    "play": (False, [SMALL_DEPTH, option("--seed", NUMBERS), option("--record", PATHS), ("--overwrite", None),
                      option("--delay", NUMBERS), *GAME_SEARCH]),
     "batch": (False, [SMALL_DEPTH, option("--games", st.sampled_from(["0", "1", "2", "-5", "x", "1e3"])),
                       option("--seed", NUMBERS), option("--jobs", st.sampled_from(["0", "1", "x", "-1"])),
@@ -104,9 +104,9 @@ def make_hostile_files(folder: Path) -> None:
 
 
 def records_asked_for(args: list[str]) -> set[str]:
-    """The files ``play --record`` is told to write: a record starts a new file,
-    whatever was there before (the user named it as the output)."""
-    if args[0] != "play":
+    """The files ``play --record`` may replace: none without ``--overwrite``,
+    which refuses a file already there; with it, the one the user named."""
+    if args[0] != "play" or "--overwrite" not in args:
         return set()
     return {value for option, value in pairwise(args) if option == "--record"}
 

@@ -134,6 +134,41 @@ def test_record_to_a_missing_folder_is_one_line_exit_2(tmp_path: Path) -> None:
     assert len(result.output.strip().splitlines()) == 1 and "does not exist" in result.output
 
 
+def test_play_refuses_a_record_that_is_already_there_and_keeps_it(record: list[str], tmp_path: Path) -> None:
+    # Another game's record (seed 4, depth 2), which this game (seed 1, depth 1) would replace.
+    path = tmp_path / "kept.jsonl"
+    kept = ("\n".join(record) + "\n").encode()
+    path.write_bytes(kept)
+    # No --seed: the seed line that a chosen seed prints must not come before the refusal.
+    result = CliRunner().invoke(cli, ["play", "-d", "1", "--no-tables", "--record", str(path), "--quiet"])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.stdout == "", result.output  # no move was played, no summary printed
+    assert result.stderr.splitlines() == [
+        f"solve2048: error: Invalid value for '--record': {str(path)!r} already exists; --overwrite replaces it"]
+    assert path.read_bytes() == kept
+    empty = tmp_path / "empty.jsonl"  # a file already there is refused, whatever it holds
+    empty.touch()
+    result = CliRunner().invoke(cli, ["play", "-d", "1", "-s", "1", "--no-tables", "--record", str(empty)])
+    assert result.exit_code == 2 and "already exists" in result.stderr, result.output
+    assert empty.read_bytes() == b""
+
+
+def test_play_overwrite_replaces_the_record_with_one_that_replays(record: list[str], tmp_path: Path) -> None:
+    path = tmp_path / "replaced.jsonl"
+    path.write_text("\n".join(record) + "\n" + "left over\n" * 2000)  # longer than the new game's record
+    result = CliRunner().invoke(cli, ["play", "-d", "1", "-s", "1", "--no-tables", "--record", str(path),
+                                      "--overwrite", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["seed"] == 1 and len(lines) == data["moves"] + 2  # nothing of the old file left
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert f"legal game: score {data['score']:,} · {data['moves']:,} moves" in result.stdout
+    assert "spawns follow seed 1" in result.stdout
+
+
 def test_a_record_that_cannot_be_written_stops_the_game_in_one_line(tmp_path: Path) -> None:
     # /dev/full takes the open and fails every write, as a full disk does.
     result = CliRunner().invoke(cli, ["play", "-d", "1", "-s", "1", "--no-tables", "--record", "/dev/full"])
