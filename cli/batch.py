@@ -70,11 +70,12 @@ def _clock(seconds: float) -> str:
 
 
 def _settings_text(settings: ResultsKey) -> str:
-    depth, prune, tt_mb, tables, time_ms, start = settings
+    depth, prune, tt_mb, tables, time_ms, start, danger = settings
     tables_text = "no tables" if tables is None else f"tables at {tables}"
     time_text = "" if time_ms is None else f", {time_ms:g} ms per move"
+    danger_text = "" if danger is None else f", danger {danger}"
     start_text = "" if start is None else f", from {Board.parse(start).notation()}"
-    return f"depth {depth}, prune {prune}, tt-mb {tt_mb}, {tables_text}{time_text}{start_text}"
+    return f"depth {depth}{danger_text}, prune {prune}, tt-mb {tt_mb}, {tables_text}{time_text}{start_text}"
 
 
 def _scheduler_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -29,7 +29,7 @@ from solve2048.engine import (
     check_tt_mb,
 )
 from solve2048.rng import MAX_SEED
-from solve2048.settings import MAX_TIME_MS, Depth, SearchSettings
+from solve2048.settings import MAX_TIME_MS, Depth, SearchSettings, check_deepening
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, ENV_DIR, TableSet
 from solve2048.tables import load as load_tables
 
@@ -249,17 +249,26 @@ def threads_option(command: F) -> F:
 def _settings_options(command: Callable[..., Any], with_threads: bool) -> Callable[..., Any]:
     @functools.wraps(command)
     def with_settings(*args: Any, depth: Depth, time_ms: float | None, prune: Prune, tt_mb: int,
-                      no_tables: bool, tables_dir: Path | None, table_min_prob: float,
+                      no_tables: bool, tables_dir: Path | None, table_min_prob: float, danger: int | None,
                       threads: int = 1, **kwargs: Any) -> Any:
         check_thread_tables(tt_mb, threads)
+        try:
+            check_deepening(danger, depth, time_ms)
+        except ValueError as error:  # before the tables are opened: a mistake in the options costs nothing
+            raise InputError(str(error)) from None
         tables = open_tables(no_tables, tables_dir, table_min_prob)
         try:
             settings = SearchSettings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb, tables=tables,
-                                      threads=threads)
+                                      threads=threads, danger=danger)
         except ValueError as error:  # each option was checked alone; this is what they say together
             raise InputError(str(error)) from None
         return command(*args, settings=settings, **kwargs)
 
+    with_settings = click.option(
+        "--danger", type=click.IntRange(0, 16), default=None, metavar="CELLS",
+        help="With a fixed --depth, search one move deeper on a board with at most this many "
+             "empty cells (depth 'auto' does so at 3).",
+    )(with_settings)
     with_settings = click.option(
         "-d", "--depth", type=DEPTH, default="auto", show_default=True,
         help="Moves to look ahead (the first included), or 'auto' by board difficulty.",

@@ -27,7 +27,7 @@ from solve2048.board import Board
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, LEGACY_PRUNE, Prune, Weights, check_prune, check_tt_mb
 from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.selfplay import Game, GameResult, check_seed
-from solve2048.settings import Depth, SearchSettings, check_depth, check_time
+from solve2048.settings import Depth, SearchSettings, check_deepening, check_depth, check_time
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, TableSet
 from solve2048.tables import load as load_tables
 
@@ -42,8 +42,9 @@ CONNECT_GRACE = 2
 # long for a first worker to join, then says so.
 WORKER_WAIT_SECONDS = 30.0
 # What a results line records of its settings, as settings_of reads it: the
-# depth as text, prune, tt_mb, the tables' threshold (None: off), time_ms and the start board.
-ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None]
+# depth as text, prune, tt_mb, the tables' threshold (None: off), time_ms, the
+# start board and danger.
+ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None, int | None]
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class Settings:
     tables_count: int = 0           # how many tables the caller loaded: every worker must find as many
     weights: Weights | None = None  # None: as SearchSettings chooses beside the tables
     start: str | None = None        # every game from this board (its hex), else a new game
+    danger: int | None = None       # as SearchSettings.danger
 
     @classmethod
     def of(cls, search: SearchSettings, start: Board | None = None) -> Settings:
@@ -73,23 +75,24 @@ class Settings:
                    tables_dir=str(tables.directory) if tables is not None else None,
                    table_min_prob=tables.min_probability if tables is not None else DEFAULT_MIN_PROBABILITY,
                    tables_count=len(tables) if tables is not None else 0, weights=search.weights,
-                   start=start.hex() if start is not None else None)
+                   start=start.hex() if start is not None else None, danger=search.danger)
 
     @property
     def results_key(self) -> ResultsKey:
         """What ``settings_of`` reads from the lines these settings write."""
-        return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms, self.start)
+        return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms, self.start, self.danger)
 
     def search_settings(self, tables: TableSet | None) -> SearchSettings:
         # One thread a game: a batch plays as many games at once as it has cores.
         return SearchSettings(depth=self.depth, time_ms=self.time_ms, prune=self.prune, tt_mb=self.tt_mb,
-                              weights=self.weights, tables=tables, threads=1)
+                              weights=self.weights, tables=tables, threads=1, danger=self.danger)
 
     def __post_init__(self) -> None:
         # Checked here, in the caller's process: a bad setting found by a worker
         # would come back as a remote traceback, once per chunk.
         check_depth(self.depth)
         check_time(self.time_ms)
+        check_deepening(self.danger, self.depth, self.time_ms)
         check_prune(self.prune)
         # One table per worker; the workers of a cluster have memory of their
         # own, so the caller checks how many share this machine (check_tt_mb).
@@ -133,6 +136,7 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "tables": settings.tables_tag,
         "table_moves": result.table_moves,
         "time_ms": settings.time_ms,
+        "danger": settings.danger,
         "start": settings.start,
         "final_board": result.final_board.hex(),
         "uncovered_moves": result.uncovered_moves,
@@ -147,10 +151,10 @@ def _batch_settings(settings: Settings | SearchSettings) -> Settings:
 
 def settings_of(row: dict[str, Any]) -> ResultsKey:
     """The settings a results line was played with (lines without prune, tt_mb,
-    tables or time_ms were played with the defaults of their time: prune 1e-4,
-    no tables, no time limit)."""
+    tables, time_ms or danger were played with the defaults of their time:
+    prune 1e-4, no tables, no time limit, never deeper)."""
     return (str(row.get("depth")), row.get("prune", LEGACY_PRUNE), row.get("tt_mb", DEFAULT_TT_MB),
-            row.get("tables"), row.get("time_ms"), row.get("start"))
+            row.get("tables"), row.get("time_ms"), row.get("start"), row.get("danger"))
 
 
 def play_seeds(seeds: list[int], settings: Settings) -> list[dict[str, Any]]:

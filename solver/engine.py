@@ -116,6 +116,19 @@ def engine_prune(prune: Prune) -> float:
     return -1.0 if check_prune(prune) == PRUNE_AUTO else float(prune)
 
 
+def check_danger(danger: int | None) -> int | None:
+    """Returns danger, or raises ValueError unless it is None or a count of empty cells, 0..16."""
+    if danger is not None and (isinstance(danger, bool) or not isinstance(danger, int) or not 0 <= danger <= 16):
+        raise InvalidArgumentError(f"expected a number of empty cells from 0 to 16 for danger, got {danger!r}")
+    return danger
+
+
+def engine_danger(danger: int | None) -> int:
+    """danger as the C engine takes it (-1: never deeper)."""
+    checked = check_danger(danger)
+    return -1 if checked is None else checked
+
+
 # ---- rules -----------------------------------------------------------------
 
 
@@ -419,21 +432,26 @@ class Searcher:
         prune: Prune = DEFAULT_PRUNE,
         keep_cache: bool = False,
         evaluator_: Evaluator | None = None,
+        danger: int | None = None,
     ) -> RawResult:
-        """Runs the C expectimax (the GIL is released while it runs)."""
-        found = self.search(board, depth, time_ms, engine_prune(prune), keep_cache, evaluator_ or evaluator())
+        """Runs the C expectimax (the GIL is released while it runs); with
+        ``danger``, a fixed depth one move deeper on a board with at most that
+        many empty cells."""
+        found = self.search(board, depth, engine_danger(danger), time_ms, engine_prune(prune), keep_cache,
+                            evaluator_ or evaluator())
         return RawResult(found[:4], *found[4:])
 
-    def search(self, board: Bitboard, depth: int, time_ms: float, prune: float, keep_cache: bool,
+    def search(self, board: Bitboard, depth: int, danger: int, time_ms: float, prune: float, keep_cache: bool,
                evaluator_: Evaluator) -> Found:
-        """analyze with the settings as C takes them (``engine_prune``'s prune),
-        checked by C alone: the call of ``search.analyze``, whose settings were
-        checked once, when they were made. Returns the result as one tuple."""
-        if lib.s2048_analyze(self._handle, evaluator_._handle, board, depth, time_ms, prune, keep_cache,
+        """analyze with the settings as C takes them (``engine_danger``'s
+        danger, ``engine_prune``'s prune), checked by C alone: the call of
+        ``search.analyze``, whose settings were checked once, when they were
+        made. Returns the result as one tuple."""
+        if lib.s2048_analyze(self._handle, evaluator_._handle, board, depth, danger, time_ms, prune, keep_cache,
                              self._result) != 0:
             raise InvalidArgumentError(
-                f"bad search settings: depth={depth} (0..{MAX_DEPTH}), "
-                f"time_ms={time_ms} (>= 0), prune={prune} (0..1, or -1 for 'auto')"
+                f"bad search settings: depth={depth} (0..{MAX_DEPTH}), danger={danger} (-1..16, with a fixed "
+                f"depth and no time limit), time_ms={time_ms} (>= 0), prune={prune} (0..1, or -1 for 'auto')"
             )
         found: Found = _RESULT.unpack_from(self._result_bytes)
         return found

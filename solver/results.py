@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from solve2048.board import Board, InvalidBoardError
-from solve2048.engine import MAX_DEPTH, check_prune
+from solve2048.engine import MAX_DEPTH, check_danger, check_prune
 from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.rng import MAX_SEED
 from solve2048.settings import MAX_TIME_MS, check_depth
 
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
-          "prune", "tt_mb", "tables", "table_moves", "time_ms", "start", "final_board",
+          "prune", "tt_mb", "tables", "table_moves", "time_ms", "danger", "start", "final_board",
           "uncovered_moves", "last_covered", "last_probability")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
@@ -165,6 +165,12 @@ def _check_settings(row: dict[str, Any]) -> None:
             check_prune(row["prune"])
         except ValueError:
             raise InvalidArgumentError(f"prune {row['prune']!r} is not 'auto' or a number from 0 to 1") from None
+    if row.get("danger") is not None:
+        try:
+            check_danger(row["danger"])
+        except ValueError:
+            raise InvalidArgumentError(f"danger {row['danger']!r} is not null or a number of empty cells "
+                                       f"from 0 to 16") from None
     if row.get("tt_mb") is not None:
         _real(row, "tt_mb", 0)
     if row.get("tables") is not None:
@@ -205,8 +211,8 @@ def _check_final_board(row: dict[str, Any]) -> None:
 def check_game(row: object) -> dict[str, Any]:
     """Returns ``row`` if it is a game result the rules allow, else raises
     ValueError naming the first field that is wrong. Fields older lines lack
-    (won, won_at_move, prune, tt_mb, tables, table_moves, depth, time_ms, start,
-    final_board, uncovered_moves, last_covered, last_probability) may be absent."""
+    (won, won_at_move, prune, tt_mb, tables, table_moves, depth, time_ms, danger,
+    start, final_board, uncovered_moves, last_covered, last_probability) may be absent."""
     if not isinstance(row, dict):
         raise InvalidArgumentError(f"a game result is a JSON object, not {type(row).__name__}")
     _whole(row, "seed", 0, MAX_SEED)

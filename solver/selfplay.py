@@ -52,6 +52,7 @@ class GameResult:
     uncovered_moves: int = 0  # moves played on a board no endgame table covered
     last_covered: int = 0     # the last move (1-based) whose board a table covered; 0 = none
     last_probability: float | None = None  # that table's success probability there
+    danger: int | None = None  # one move deeper at this many empty cells or fewer (SearchSettings.danger)
 
     @property
     def depth_setting(self) -> Depth | None:
@@ -69,6 +70,7 @@ class GameResult:
             "seed": self.seed,
             "depth": self.depth_setting,
             "time_ms": self.time_ms,
+            "danger": self.danger,
             "score": self.score,
             "max_tile": self.max_tile,
             "moves": self.moves,
@@ -176,7 +178,8 @@ class Game:
         played = lib.s2048_game_play(
             self._state, self._searcher._handle, self._evaluator._handle,
             self.tables.handle if self.tables else ffi.NULL,
-            self.settings.engine_depth, self.settings.engine_time_ms, self._prune, int(self._stop_at_win),
+            self.settings.engine_depth, self.settings.engine_danger, self.settings.engine_time_ms, self._prune,
+            int(self._stop_at_win),
             self._buffer, count,
         )
         self.seconds += time.perf_counter() - start
@@ -212,6 +215,7 @@ class Game:
             final_board=board,
             table_moves=self.table_moves,
             time_ms=self.settings.time_ms,
+            danger=self.settings.danger,
             uncovered_moves=self.uncovered_moves,
             last_covered=self.last_covered,
             last_probability=float(self._state.last_probability) if self.last_covered else None,

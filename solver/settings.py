@@ -21,9 +21,11 @@ from solve2048.engine import (
     MAX_DEPTH,
     Prune,
     Weights,
+    check_danger,
     check_prune,
     check_threads,
     check_tt_mb,
+    engine_danger,
     engine_prune,
     thread_tables,
 )
@@ -54,10 +56,25 @@ def check_time(time_ms: float | None) -> float:
     return float(time_ms or 0.0)
 
 
+def check_deepening(danger: int | None, depth: Depth, time_ms: float | None) -> None:
+    """Refuses ``danger`` but with a fixed depth and no time limit: "auto"
+    deepens at 3 empty cells by itself, and a timed search by the clock."""
+    if check_danger(danger) is None:
+        return
+    if depth == "auto":
+        raise InvalidArgumentError("danger needs a fixed depth: depth 'auto' already searches one move "
+                                   "deeper at 3 or fewer empty cells")
+    if time_ms is not None:
+        raise InvalidArgumentError("danger needs a fixed depth and no time limit: a search with a time limit "
+                                   "goes as deep as its time allows")
+
+
 @dataclass(frozen=True)
 class SearchSettings:
     """How a move is searched: how deep (``depth``, or as deep as ``time_ms``
-    allows, ``depth`` then being a cap), how much of the tree is pruned
+    allows, ``depth`` then being a cap; with ``danger``, a fixed depth one
+    move deeper on a board with at most that many empty cells, as "auto"
+    does at 3), how much of the tree is pruned
     (``prune``), the transposition table's size (``tt_mb``), the heuristic
     (``weights``; None lets the tables choose, see ``heuristic``), the
     endgame tables whose sure moves replace the search (``tables``) and the
@@ -73,10 +90,12 @@ class SearchSettings:
     weights: Weights | None = None
     tables: TableSet | None = None
     threads: int = DEFAULT_THREADS
+    danger: int | None = None
 
     def __post_init__(self) -> None:
         check_depth(self.depth)
         check_time(self.time_ms)
+        check_deepening(self.danger, self.depth, self.time_ms)
         check_prune(self.prune)
         check_tt_mb(self.tt_mb)  # one table first: its own message when even one does not fit
         check_tt_mb(self.tt_mb, copies=thread_tables(check_threads(self.threads)))
@@ -122,16 +141,21 @@ class SearchSettings:
         return dataclasses.replace(self, **changes)
 
     @functools.cached_property
-    def engine_args(self) -> tuple[int, float, float, Weights | None]:
-        """(depth, time limit, pruning threshold) as C takes them, and the
-        search's weights: worked out once per settings value, not on every
+    def engine_args(self) -> tuple[int, int, float, float, Weights | None]:
+        """(depth, danger, time limit, pruning threshold) as C takes them, and
+        the search's weights: worked out once per settings value, not on every
         call of analyze (cached in the instance; plain values, so a pickled
         SearchSettings stays picklable)."""
-        return self.engine_depth, self.engine_time_ms, engine_prune(self.prune), self.search_weights
+        return (self.engine_depth, self.engine_danger, self.engine_time_ms, engine_prune(self.prune),
+                self.search_weights)
 
     @property
     def engine_depth(self) -> int:
         return check_depth(self.depth)
+
+    @property
+    def engine_danger(self) -> int:
+        return engine_danger(self.danger)
 
     @property
     def engine_time_ms(self) -> float:

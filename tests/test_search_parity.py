@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from helpers import pack
 
-from solve2048 import Board, Move, Weights, analyze
+from solve2048 import Board, Move, Weights, analyze, auto_depth
 from solve2048.engine import Evaluator, Searcher
-from solve2048.reference_search import expectimax, heuristic
+from solve2048.reference_search import expectimax, heuristic, searched_depth
 
 NO_CACHE = Searcher(tt_mb=0)
 REL = 1e-9
@@ -167,3 +167,42 @@ def test_threads_search_in_parallel_with_the_same_results() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         parallel = list(pool.map(lambda b: analyze(b, depth=3).values, boards))
     assert parallel == serial
+
+
+def boards_of_every_kind(seed: int, n: int) -> list[Board]:
+    """Boards with 0 to 16 distinct tiles up to 32768 and 0 to 16 empty cells."""
+    rng = np.random.default_rng(seed)
+    exps = np.minimum(rng.integers(1, 16, size=(n, 16)), rng.integers(2, 16, size=(n, 1))).astype(np.uint64)
+    exps[rng.random((n, 16)) < rng.random((n, 1)) * 0.6] = 0
+    return [Board.from_int(b) for b in pack(exps).tolist()]
+
+
+@pytest.mark.parametrize("danger", [0, 2, 4, 6])
+def test_a_board_in_danger_is_searched_one_move_deeper_as_in_the_oracle(danger: int) -> None:
+    deeper = 0
+    for board in boards_of_every_kind(40 + danger, 120):
+        c = analyze(board, depth=1, danger=danger, searcher=NO_CACHE)
+        depth = searched_depth(list(board.cells), 1, danger)
+        assert c.depth == depth, board
+        oracle = expectimax(list(board.cells), depth, "auto")
+        assert c.nodes == oracle.nodes, board
+        assert all(c.values[move] == pytest.approx(oracle.values[str(move)], rel=REL)
+                   if oracle.values[str(move)] is not None else c.values[move] is None for move in Move), board
+        deeper += depth == 2
+    assert 0 < deeper < 120  # both sides of the threshold were searched
+
+
+def test_auto_depth_matches_the_oracles_rule() -> None:
+    depths = set()
+    for board in boards_of_every_kind(50, 600):
+        depth = searched_depth(list(board.cells), "auto")
+        assert auto_depth(board) == depth, board
+        depths.add(depth)
+    assert depths == {2, 3, 4, 5, 6}
+
+
+def test_danger_never_deepens_past_the_deepest_search() -> None:
+    board = Board.parse("2 4 8 16 / 32 64 128 256 / 512 1024 2 4 / 8 16 32 .")
+    assert searched_depth(list(board.cells), 16, 16) == 16
+    assert searched_depth(list(board.cells), 15, 1) == 16
+    assert searched_depth(list(board.cells), 15, 0) == 15

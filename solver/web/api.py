@@ -6,8 +6,8 @@ requests to them. Every refusal is an ApiError whose message is the one line
 the CLI prints for the same value (its text after ``solve2048: error:``).
 
 Endpoints (all answers are JSON; see docs/serve.md):
-  POST /api/hint    {"board", "depth"?, "time_ms"?, "values"?}  -> hint --json
-  POST /api/review  {"board", "played", "depth"?, "time_ms"?, "threshold"?}
+  POST /api/hint    {"board", "depth"?, "time_ms"?, "danger"?, "values"?}  -> hint --json
+  POST /api/review  {"board", "played", "depth"?, "time_ms"?, "danger"?, "threshold"?}
                                                                -> one move's review
   POST /api/parse   {"board"}                                  -> the board's 16 values
   GET  /api/info                                               -> version, limits, tables
@@ -23,7 +23,7 @@ from typing import Any
 
 from solve2048.board import Board, InvalidBoardError
 from solve2048.errors import Solve2048Error
-from solve2048.settings import Depth, SearchSettings, check_depth, check_time
+from solve2048.settings import Depth, SearchSettings, check_deepening, check_depth, check_time
 
 # A board is at most a few hundred bytes of JSON; 16 KiB leaves room for any
 # notation and stops a client from making the server hold a large body.
@@ -137,12 +137,26 @@ def time_of(value: object, limits: Limits) -> float | None:
     return time_ms
 
 
+def danger_of(body: dict[str, Any], base: SearchSettings, depth: Depth, time_ms: float | None,
+              limits: Limits) -> int | None:
+    """The request's danger (null: never deeper); by default the server's, where
+    the request's depth is fixed and untimed, as danger needs."""
+    danger = body.get("danger", base.danger if depth != "auto" and time_ms is None else None)
+    try:
+        check_deepening(danger, depth, time_ms)
+    except ValueError as error:
+        raise ApiError(str(error)) from None
+    if danger is not None and isinstance(depth, int) and depth >= limits.max_depth:
+        raise ApiError(f"depth {depth} with danger searches deeper than this server allows ({limits.max_depth})")
+    return danger
+
+
 def settings_of(body: dict[str, Any], base: SearchSettings, limits: Limits) -> SearchSettings:
-    """The server's settings with the request's depth and time: the tables, pruning and
-    table size stay the server's own."""
+    """The server's settings with the request's depth, time and danger: the
+    tables, pruning and table size stay the server's own."""
     depth = depth_of(body.get("depth", base.depth), limits)
     time_ms = time_of(body.get("time_ms", base.time_ms), limits)
-    return base.replace(depth=depth, time_ms=time_ms)
+    return base.replace(depth=depth, time_ms=time_ms, danger=danger_of(body, base, depth, time_ms, limits))
 
 
 def flag_of(body: dict[str, Any], name: str, default: bool) -> bool:

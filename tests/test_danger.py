@@ -1,0 +1,128 @@
+"""A board in danger, searched one move deeper: the setting, and every path it takes
+from the CLI, a batch's lines and the page's API down to the game loop. (That the
+deeper search is the oracle's is in test_search_parity.)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solve2048 import Board, SearchSettings, analyze, play_game
+from solve2048.batch import Settings, game_row, settings_of
+from solve2048.cli.main import cli
+from solve2048.errors import InvalidArgumentError
+from solve2048.results import check_game
+from solve2048.web.api import ApiError, Limits
+from solve2048.web.api import settings_of as request_settings
+
+CROWDED = "2 4 8 16 / 32 64 128 256 / 512 1024 2 4 / 8 . . 2"  # 2 empty cells
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def one_error_line(result) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("solve2048: error: ") and "Traceback" not in result.output
+    return lines[0]
+
+
+def test_only_a_board_with_at_most_danger_empty_cells_is_searched_deeper() -> None:
+    assert analyze(CROWDED, depth=3).depth == 3
+    assert analyze(CROWDED, depth=3, danger=2).depth == 4
+    assert analyze(CROWDED, depth=3, danger=1).depth == 3
+    deeper, four = analyze(CROWDED, depth=3, danger=2), analyze(CROWDED, depth=4)
+    assert (deeper.best, deeper.values, deeper.nodes) == (four.best, four.values, four.nodes)
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"depth": "auto", "danger": 3}, "danger needs a fixed depth"),
+    ({"depth": 4, "time_ms": 100, "danger": 3}, "no time limit"),
+    ({"depth": 4, "danger": 17}, "from 0 to 16"),
+    ({"depth": 4, "danger": -1}, "from 0 to 16"),
+    ({"depth": 4, "danger": True}, "from 0 to 16"),
+    ({"depth": 4, "danger": 2.0}, "from 0 to 16"),
+])
+def test_settings_refuse_a_danger_they_cannot_keep(fields: dict, message: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=message):
+        SearchSettings(**fields)
+    with pytest.raises(InvalidArgumentError, match=message):
+        Settings(**fields)
+
+
+def test_a_game_with_danger_at_every_board_is_the_game_one_move_deeper() -> None:
+    # 16 empty cells or fewer is every board: each move searched to depth 2,
+    # with depth 2's pruning, is depth 2's game, move for move.
+    deeper = play_game(5, depth=1, danger=16)
+    assert deeper.to_json() | {"seconds": 0, "moves_per_second": 0, "depth": 2, "danger": None} == \
+        play_game(5, depth=2).to_json() | {"seconds": 0, "moves_per_second": 0}
+    assert deeper.danger == 16 and deeper.to_json()["danger"] == 16
+    assert play_game(5, depth=1, danger=0).score != deeper.score  # and a threshold that binds less plays otherwise
+
+
+def test_play_and_hint_take_danger(tmp_path: Path) -> None:
+    hint = json.loads(invoke("hint", CROWDED, "-d", "2", "--danger", "2", "--json").output)
+    assert hint["depth"] == 3
+    played = json.loads(invoke("play", "-d", "1", "--danger", "16", "--seed", "5", "--json", "--quiet").output)
+    assert played["danger"] == 16 and played["score"] == play_game(5, depth=2).score
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--danger", "3"], "danger needs a fixed depth"),
+    (["-d", "3", "--time", "50", "--danger", "3"], "no time limit"),
+    (["-d", "3", "--danger", "17"], "17 is not in the range 0<=x<=16"),
+    (["-d", "3", "--danger", "many"], "'many' is not a valid integer"),
+])
+def test_the_cli_refuses_a_danger_it_cannot_keep_in_one_line(options: list[str], message: str) -> None:
+    result = invoke("hint", CROWDED, *options)
+    assert result.exit_code == 2
+    assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_a_batch_line_records_danger_and_a_resume_must_keep_it(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert invoke("batch", "-n", "2", "-d", "1", "--danger", "3", "--no-tables", "-o", str(out)).exit_code == 0
+    kept = out.read_bytes()
+    rows = [json.loads(line) for line in kept.decode().splitlines()]
+    assert [row["danger"] for row in rows] == [3, 3]
+    assert [row["score"] for row in rows] == [play_game(seed, depth=1, danger=3).score for seed in (0, 1)]
+    for other in (["--danger", "4"], []):
+        result = invoke("batch", "-n", "3", "-d", "1", *other, "--no-tables", "-o", str(out))
+        assert result.exit_code == 2 and "danger 3" in one_error_line(result)
+        assert out.read_bytes() == kept
+
+
+def test_lines_without_danger_were_never_deeper_and_a_bad_danger_is_refused() -> None:
+    row = game_row(play_game(0, depth=1), Settings(depth=1))
+    assert row["danger"] is None
+    old = {k: v for k, v in row.items() if k != "danger"}
+    assert settings_of(old) == settings_of(row) == Settings(depth=1).results_key
+    assert check_game(row) is row
+    for bad in ("3", -1, 17, True, 2.5):
+        with pytest.raises(ValueError, match="danger"):
+            check_game(row | {"danger": bad})
+
+
+def test_the_page_takes_danger_and_keeps_the_servers_where_it_can() -> None:
+    base, limits = SearchSettings(depth=4, danger=3), Limits(max_depth=6)
+    assert request_settings({}, base, limits).danger == 3
+    assert request_settings({"depth": 5}, base, limits).danger == 3
+    assert request_settings({"depth": "auto"}, base, limits).danger is None  # auto deepens by itself
+    assert request_settings({"depth": 2, "time_ms": 50}, base, limits).danger is None
+    assert request_settings({"danger": None}, base, limits).danger is None
+    assert request_settings({"danger": 5}, SearchSettings(depth=3), limits).danger == 5
+    for body, message in [({"depth": "auto", "danger": 3}, "fixed depth"), ({"danger": "x"}, "from 0 to 16"),
+                          ({"depth": 6}, "deeper than this server allows")]:
+        with pytest.raises(ApiError, match=message):
+            request_settings(body, base, limits)
+
+
+def test_a_board_past_32768_in_danger_is_searched_deeper_on_its_copy() -> None:
+    board = Board.parse("65536 32768 16384 8192 / 256 512 1024 2048 / 128 64 32 16 / 2 4 . 8")
+    assert analyze(board, depth=2, danger=1).depth == 3
+    assert analyze(board, depth=2, danger=0).depth == 2
