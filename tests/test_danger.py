@@ -126,3 +126,21 @@ def test_a_board_past_32768_in_danger_is_searched_deeper_on_its_copy() -> None:
     board = Board.parse("65536 32768 16384 8192 / 256 512 1024 2048 / 128 64 32 16 / 2 4 . 8")
     assert analyze(board, depth=2, danger=1).depth == 3
     assert analyze(board, depth=2, danger=0).depth == 2
+
+
+def test_the_server_takes_danger_in_its_requests_and_says_its_own() -> None:
+    from live_server import post_json, request, serving
+
+    from solve2048.web.app import create_app
+
+    with serving(create_app(SearchSettings(depth=2, danger=2), Limits(max_depth=4))) as server:
+        status, answer = post_json(server, "/api/hint", {"board": CROWDED})
+        assert status == 200 and answer["depth"] == 3
+        status, answer = post_json(server, "/api/hint", {"board": CROWDED, "danger": None})
+        assert status == 200 and answer["depth"] == 2
+        status, answer = post_json(server, "/api/review", {"board": CROWDED, "played": "left", "danger": 1})
+        assert status == 200 and answer["depth"] == 2
+        status, answer = post_json(server, "/api/hint", {"board": CROWDED, "depth": "auto", "danger": 2})
+        assert status == 400 and "fixed depth" in answer["error"]
+        status, _, info = request(server, "GET", "/api/info", b"", {})
+        assert status == 200 and json.loads(info)["danger"] == 2

@@ -138,7 +138,7 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
 
     async def hint(request: Request) -> Response:
         body = await body_of(request)
-        check_fields(body, ("board",), ("depth", "time_ms", "values"))
+        check_fields(body, ("board",), ("depth", "time_ms", "danger", "values"))
         board = board_of(body["board"])
         search = settings_of(body, base, limits)
         values = flag_of(body, "values", True)
@@ -147,7 +147,7 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
 
     async def review(request: Request) -> Response:
         body = await body_of(request)
-        check_fields(body, ("board", "played"), ("depth", "time_ms", "threshold"))
+        check_fields(body, ("board", "played"), ("depth", "time_ms", "danger", "threshold"))
         board = board_of(body["board"])
         played = Move.parse(body["played"])  # its own one-line refusal, as the CLI's
         search = settings_of(body, base, limits)
@@ -167,6 +167,7 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
             "version": __version__,
             "depth": base.depth,
             "time_ms": base.time_ms,
+            "danger": base.danger,
             "tables": len(base.tables) if base.tables else 0,
             "threshold": DEFAULT_THRESHOLD,
             "limits": limits.to_json(),
