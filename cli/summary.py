@@ -75,8 +75,23 @@ def compare_text(c: dict[str, Any], name_a: str, name_b: str) -> str:
         mark = "significant" if r["significant"] else "not significant"
         lines.append(f"{'reach ' + tile:14}{r['a']:>14.1%}{r['b']:>14.1%}{r['diff']:>+14.1%}"
                      f"  p = {r['p']:.3g} ({mark})")
+    lines += _paired_lines(c["paired"])
     lines.append(f"A = {name_a}\nB = {name_b}")
     return "\n".join(lines)
+
+
+def _paired_lines(p: dict[str, Any] | None) -> list[str]:
+    """B - A on the seeds both files played, where luck cancels."""
+    if p is None:
+        return ["paired        no seed in both files: the difference above is all there is"]
+    seeds = ", ".join(f"{low}-{high}" if low != high else f"{low}" for low, high in p["seeds"])
+    lines = [f"paired on the {p['games']:,} games of the same seeds ({seeds}):"]
+    rows = [("mean score", p["score"], ",.0f")] + [(f"reach {tile}", r, ".1%") for tile, r in p["reach"].items()]
+    for name, r, spec in rows:
+        mark = "significant" if r["significant"] else "not significant"
+        lines.append(f"{name:14}{format(r['a'], spec):>14}{format(r['b'], spec):>14}"
+                     f"{format(r['diff'], '+' + spec):>14}  ± {format(r['se'], spec)}, p = {r['p']:.3g} ({mark})")
+    return lines
 
 
 def deaths_text(d: dict[str, Any]) -> str:

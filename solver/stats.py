@@ -113,9 +113,43 @@ def normal_two_sided_p(z: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
+def _difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
+    """The means of paired values, the mean of their differences b - a, its
+    standard error and two-sided p-value."""
+    differences = [y - x for x, y in zip(a, b, strict=True)]
+    mean = statistics.fmean(differences)
+    se = statistics.stdev(differences) / math.sqrt(len(differences))
+    p = normal_two_sided_p(mean / se) if se > 0 else (1.0 if mean == 0 else 0.0)
+    return {"a": statistics.fmean(a), "b": statistics.fmean(b), "diff": mean, "se": se, "p": p,
+            "significant": p < 0.05}
+
+
+def paired(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """B minus A on the games both played: the same seed from the same start is
+    the same spawns, so luck cancels and the difference is measured far more
+    closely than between two independent means. None with fewer than 2 such
+    games."""
+    played = {(row["seed"], row.get("start")): row for row in a}
+    pairs = [(played[key], row) for row in b if (key := (row["seed"], row.get("start"))) in played]
+    if len(pairs) < 2:
+        return None
+    firsts, seconds = [x for x, _ in pairs], [y for _, y in pairs]
+    reach = {}
+    for tile in reach_tiles(firsts + seconds):
+        reach[str(tile)] = _difference([float(int(x["max_tile"]) >= tile) for x in firsts],
+                                       [float(int(y["max_tile"]) >= tile) for y in seconds])
+    return {
+        "games": len(pairs),
+        "seeds": seed_ranges(x["seed"] for x in firsts),
+        "score": _difference([x["score"] for x in firsts], [y["score"] for y in seconds]),
+        "reach": reach,
+    }
+
+
 def compare(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """B minus A: the difference of mean scores (Welch's z) and of each reach rate
-    (two-proportion z test), with two-sided p-values; significant means p < 0.05."""
+    (two-proportion z test), with two-sided p-values; significant means p < 0.05.
+    ``paired`` is the same on the seeds both files played (``paired``), or None."""
     sa, sb = summarize(a), summarize(b)
     na, nb = sa["games"], sb["games"]
     se = math.sqrt(sa["score"]["std"] ** 2 / max(na, 1) + sb["score"]["std"] ** 2 / max(nb, 1))
@@ -139,4 +173,5 @@ def compare(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[st
         "score_p": p_score,
         "score_significant": p_score < 0.05,
         "reach": reach,
+        "paired": paired(a, b),
     }

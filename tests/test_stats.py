@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+import statistics
 
 import pytest
 
-from solve2048.cli.summary import seeds_text, summary_text
-from solve2048.stats import compare, seed_ranges, summarize, wilson_interval
+from solve2048.cli.summary import compare_text, seeds_text, summary_text
+from solve2048.stats import compare, paired, seed_ranges, summarize, wilson_interval
 
 
 def row(seed: int, score: int, max_tile: int, moves: int = 100, seconds: float = 0.5) -> dict:
@@ -70,6 +71,36 @@ def test_compare_flags_only_real_differences() -> None:
     same = compare(weak, weak)
     assert not same["score_significant"] and same["score_p"] == 1.0
     assert not any(r["significant"] for r in same["reach"].values())
+
+
+def test_paired_games_measure_a_small_gain_that_two_means_cannot() -> None:
+    # Luck (the seed) moves a score by up to 90,000; B plays each seed 2,000 better.
+    luck = [(seed * 7919) % 90_000 for seed in range(300)]
+    a = [row(seed, 10_000 + luck[seed], 2048 if seed % 3 else 4096) for seed in range(300)]
+    b = [row(seed, 12_000 + luck[seed] + (seed % 5) * 10, 4096 if seed % 2 else 2048) for seed in reversed(range(300))]
+    c = compare(a, b)
+    assert not c["score_significant"]
+    p = c["paired"]
+    assert p["games"] == 300 and p["seeds"] == [[0, 299]]
+    assert p["score"]["diff"] == pytest.approx(2_020) and p["score"]["significant"]
+    expected_se = statistics.stdev([2_000 + (s % 5) * 10 for s in range(300)]) / math.sqrt(300)
+    assert p["score"]["se"] == pytest.approx(expected_se)
+    assert p["score"]["a"] == pytest.approx(statistics.fmean(r["score"] for r in a))
+    share_b, share_a = 150 / 300, 100 / 300
+    assert p["reach"]["4096"]["diff"] == pytest.approx(share_b - share_a)
+    assert p["reach"]["2048"] == {"a": 1.0, "b": 1.0, "diff": 0.0, "se": 0.0, "p": 1.0, "significant": False}
+    text = compare_text(c, "a.jsonl", "b.jsonl")
+    assert "paired on the 300 games of the same seeds (0-299):" in text
+    assert "+2,020  ± " in text
+
+
+def test_games_pair_only_on_the_same_seed_from_the_same_start() -> None:
+    a = [row(seed, 10_000 + seed, 1024) for seed in range(10)]
+    assert paired(a, [row(seed, 10_000, 1024) for seed in range(10, 20)]) is None
+    assert paired(a, [dict(r, start="0x1") for r in a]) is None
+    assert paired(a, a[3:4]) is None  # one game has no spread to measure
+    assert paired(a, a[2:7])["games"] == 5
+    assert "no seed in both files" in compare_text(compare(a, [row(99, 1, 1024)]), "a", "b")
 
 
 def test_seed_ranges_are_sorted_runs() -> None:
