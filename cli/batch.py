@@ -154,6 +154,9 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
 
     def on_rows(chunk: list[dict[str, Any]]) -> None:
         for row in chunk:
+            if settings_of(row) != wanted:  # a worker of a cluster running another solve2048
+                raise BatchError(f"a worker played seed {row['seed']} at {_settings_text(settings_of(row))}, "
+                                 f"not {_settings_text(wanted)}: does every machine run this solve2048?")
             if out:
                 try:
                     results_file.append_row(out, row)

@@ -227,7 +227,7 @@ class GameScreen:
         if self.session.over:
             return
         # A hint searches as deep as a third of a second allows, whatever the board.
-        decision = self.choose(self.settings.replace(depth="auto", time_ms=HINT_TIME_MS), values=False)
+        decision = self.choose(self.settings.replace(depth="auto", time_ms=HINT_TIME_MS, danger=None), values=False)
         table, result = decision.table, decision.analysis
         if decision.from_table and table is not None:
             self.message = (f"hint: {decision.move} (endgame table: {table.probability:.0%} "

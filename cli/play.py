@@ -136,7 +136,7 @@ def summary_lines(game: Game, interrupted: bool) -> list[str]:
 def _effort_text(r: GameResult) -> str:
     """How hard the search was told to think: a depth, or a time per move."""
     if r.time_ms is None:
-        return f"depth {r.depth}"
+        return f"depth {r.depth}" + (f", danger {r.danger}" if r.danger is not None else "")
     cap = "" if r.depth_setting is None else f", depth at most {r.depth_setting}"
     return f"{r.time_ms:g} ms per move{cap}"
 
@@ -183,7 +183,8 @@ def play(seed: int | None, record_path: str | None, overwrite: bool, as_json: bo
     writer = RecordWriter(record) if record else None
     try:
         if writer:
-            writer.start(seed, settings.depth, game.start_board.cells, given=game.given_start)
+            writer.start(seed, settings.depth, game.start_board.cells, given=game.given_start,
+                         danger=settings.danger)
         with sigint_flag() as interrupt, KeyReader(view.enabled) as keys:
             if keys.enabled:
                 view.keys_help = KEYS_HELP

@@ -151,7 +151,7 @@ def _settings_text(settings: SearchSettings, reviews: Sequence[MoveReview]) -> s
         what = "depth auto" + (f" ({depths[0]}–{depths[-1]})" if len(depths) > 1 else
                                f" ({depths[0]})" if depths else "")
     else:
-        what = f"depth {settings.depth}"
+        what = f"depth {settings.depth}" + (f", danger {settings.danger}" if settings.danger is not None else "")
     return what + (", with endgame tables" if settings.tables else ", no tables")
 
 
@@ -204,6 +204,7 @@ def _json(summary: ReviewSummary, reviews: Sequence[MoveReview], checked: Record
         "interrupted": interrupted,
         "depth": settings.depth,
         "time_ms": settings.time_ms,
+        "danger": settings.danger,
         "tables": settings.tables is not None,
         "mistake_moves": [r.move for r in reviews if r.mistake],
         "losses": [r.loss for r in reviews],

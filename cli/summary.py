@@ -28,11 +28,13 @@ def seeds_text(ranges: list[list[int]]) -> str:
 def _games_detail(s: dict[str, Any]) -> str:
     """What the games are: their depth(s) and seeds, as the summary found them."""
     depths = s.get("depths") or ([s["depth"]] if s.get("depth") is not None else [])
+    dangers = s.get("dangers") or []
+    danger = f", danger {'/'.join(str(d) for d in dangers)}" if dangers else ""
     parts = []
     if len(depths) == 1:
-        parts.append(f"depth {depths[0]}")
+        parts.append(f"depth {depths[0]}{danger}")
     elif depths:
-        parts.append("depths " + ", ".join(str(d) for d in depths))
+        parts.append("depths " + ", ".join(str(d) for d in depths) + danger)
     if s.get("seeds"):
         parts.append(seeds_text(s["seeds"]))
     starts = s.get("starts") or []

@@ -121,7 +121,7 @@ class BatchError(Solve2048Error, RuntimeError):
 
 def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, Any]:
     """One line of a results file."""
-    settings = settings or Settings(depth=result.depth)
+    settings = settings or Settings(depth=result.depth, time_ms=result.time_ms, danger=result.danger)
     return {
         "seed": result.seed,
         "depth": result.depth,

@@ -21,7 +21,7 @@ from solve2048.board import Board, InvalidBoardError
 from solve2048.engine import MAX_DEPTH, check_danger, check_prune
 from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.rng import MAX_SEED
-from solve2048.settings import MAX_TIME_MS, check_depth
+from solve2048.settings import MAX_TIME_MS, check_deepening, check_depth
 
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
@@ -171,6 +171,11 @@ def _check_settings(row: dict[str, Any]) -> None:
         except ValueError:
             raise InvalidArgumentError(f"danger {row['danger']!r} is not null or a number of empty cells "
                                        f"from 0 to 16") from None
+        try:
+            check_deepening(row["danger"], row.get("depth", "auto"), row.get("time_ms"))
+        except ValueError as error:
+            raise InvalidArgumentError(f"{error}, but this line has depth {row.get('depth')!r} and "
+                                       f"time_ms {row.get('time_ms')!r}") from None
     if row.get("tt_mb") is not None:
         _real(row, "tt_mb", 0)
     if row.get("tables") is not None:

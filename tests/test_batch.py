@@ -31,9 +31,9 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     result = invoke("-n", "12", "-d", "1", "-s", "100", "-j", "2", "-o", str(out), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"games", "depth", "seed", "seeds", "depths", "starts", "score", "reach", "reach_ci",
+    assert set(data) == {"games", "depth", "seed", "seeds", "depths", "starts", "dangers", "score", "reach", "reach_ci",
                          "moves", "seconds", "moves_per_second", "table_move_share"}
-    assert data["starts"] == []
+    assert data["starts"] == [] and data["dangers"] == []
     assert data["seeds"] == [[100, 111]] and data["depths"] == [1] and data["seed"] == 100
     assert set(data["score"]) == {"mean", "median", "std", "min", "max"}
     rows = load(str(out)).rows

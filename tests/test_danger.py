@@ -88,7 +88,7 @@ def test_a_batch_line_records_danger_and_a_resume_must_keep_it(tmp_path: Path) -
     out = tmp_path / "r.jsonl"
     assert invoke("batch", "-n", "2", "-d", "1", "--danger", "3", "--no-tables", "-o", str(out)).exit_code == 0
     kept = out.read_bytes()
-    rows = [json.loads(line) for line in kept.decode().splitlines()]
+    rows = sorted((json.loads(line) for line in kept.decode().splitlines()), key=lambda row: row["seed"])
     assert [row["danger"] for row in rows] == [3, 3]
     assert [row["score"] for row in rows] == [play_game(seed, depth=1, danger=3).score for seed in (0, 1)]
     for other in (["--danger", "4"], []):
@@ -106,6 +106,23 @@ def test_lines_without_danger_were_never_deeper_and_a_bad_danger_is_refused() ->
     for bad in ("3", -1, 17, True, 2.5):
         with pytest.raises(ValueError, match="danger"):
             check_game(row | {"danger": bad})
+    assert check_game(row | {"danger": 3})["danger"] == 3
+    for impossible in ({"depth": "auto"}, {"time_ms": 20.0}):  # no run writes these
+        with pytest.raises(ValueError, match="danger needs a fixed depth"):
+            check_game(row | {"danger": 3} | impossible)
+
+
+def test_a_batch_stops_at_a_line_played_with_other_settings(tmp_path: Path, monkeypatch) -> None:
+    # As from a worker of a cluster that runs an older solve2048, which knows no danger.
+    def older_worker(seeds, settings, jobs, on_rows) -> None:
+        on_rows([game_row(play_game(seed, depth=1), Settings(depth=1)) for seed in seeds])
+
+    monkeypatch.setattr("solve2048.cli.batch.run_local", older_worker)
+    out = tmp_path / "r.jsonl"
+    result = invoke("batch", "-n", "2", "-d", "1", "--danger", "3", "--no-tables", "-o", str(out))
+    assert result.exit_code == 1
+    assert one_error_line(result).startswith("solve2048: error: a worker played seed 0 at depth 1, prune auto")
+    assert "not depth 1, danger 3," in result.stderr and out.read_bytes() == b""
 
 
 def test_the_page_takes_danger_and_keeps_the_servers_where_it_can() -> None:
@@ -116,10 +133,26 @@ def test_the_page_takes_danger_and_keeps_the_servers_where_it_can() -> None:
     assert request_settings({"depth": 2, "time_ms": 50}, base, limits).danger is None
     assert request_settings({"danger": None}, base, limits).danger is None
     assert request_settings({"danger": 5}, SearchSettings(depth=3), limits).danger == 5
+    # The page offers every depth up to the deepest and never names danger: the
+    # server's holds where it can, and never makes the deepest depth fail.
+    assert request_settings({"depth": 6}, base, limits) == base.replace(depth=6, danger=None)
     for body, message in [({"depth": "auto", "danger": 3}, "fixed depth"), ({"danger": "x"}, "from 0 to 16"),
-                          ({"depth": 6}, "deeper than this server allows")]:
+                          ({"depth": 6, "danger": 1}, "deeper than this server allows")]:
         with pytest.raises(ApiError, match=message):
             request_settings(body, base, limits)
+
+
+def test_a_server_whose_own_depth_its_limits_refuse_does_not_start() -> None:
+    from solve2048.web.app import create_app
+
+    with pytest.raises(ApiError, match=r"depth 6 with danger searches deeper than --max-depth allows \(6\)"):
+        create_app(SearchSettings(depth=6, danger=3), Limits(max_depth=6))
+    with pytest.raises(ApiError, match=r"depth 7 searches deeper"):
+        create_app(SearchSettings(depth=7), Limits(max_depth=6))
+    result = invoke("serve", "-d", "10", "--danger", "3", "--no-open")
+    assert result.exit_code == 2
+    assert one_error_line(result) == \
+        "solve2048: error: depth 10 with danger searches deeper than --max-depth allows (10)"
 
 
 def test_a_board_past_32768_in_danger_is_searched_deeper_on_its_copy() -> None:
@@ -144,3 +177,16 @@ def test_the_server_takes_danger_in_its_requests_and_says_its_own() -> None:
         assert status == 400 and "fixed depth" in answer["error"]
         status, _, info = request(server, "GET", "/api/info", b"", {})
         assert status == 200 and json.loads(info)["danger"] == 2
+
+
+def test_a_record_and_its_review_say_danger(tmp_path: Path) -> None:
+    record = tmp_path / "g.jsonl"
+    played = invoke("play", "-d", "1", "--danger", "2", "--seed", "3", "--no-tables", "--record", str(record))
+    assert played.exit_code == 0 and "depth 1, danger 2" in played.output
+    start = json.loads(record.read_text().splitlines()[0])
+    assert start["danger"] == 2 and start["depth"] == 1
+    assert invoke("replay", str(record)).exit_code == 0
+    reviewed = invoke("review", str(record), "-d", "1", "--danger", "2", "--no-tables", "--json")
+    assert reviewed.exit_code == 0 and json.loads(reviewed.output)["danger"] == 2
+    text = invoke("review", str(record), "-d", "1", "--danger", "2", "--no-tables").output
+    assert "reviewed (depth 1, danger 2, no tables)" in text

@@ -139,9 +139,13 @@ def time_of(value: object, limits: Limits) -> float | None:
 
 def danger_of(body: dict[str, Any], base: SearchSettings, depth: Depth, time_ms: float | None,
               limits: Limits) -> int | None:
-    """The request's danger (null: never deeper); by default the server's, where
-    the request's depth is fixed and untimed, as danger needs."""
-    danger = body.get("danger", base.danger if depth != "auto" and time_ms is None else None)
+    """The request's danger (null: never deeper). Unnamed, it is the server's
+    where the request's depth is fixed, untimed and below the deepest allowed,
+    as danger needs (the page never names it)."""
+    if "danger" not in body:
+        kept = isinstance(depth, int) and depth < limits.max_depth and time_ms is None
+        return base.danger if kept else None
+    danger: int | None = body["danger"]
     try:
         check_deepening(danger, depth, time_ms)
     except ValueError as error:
@@ -149,6 +153,13 @@ def danger_of(body: dict[str, Any], base: SearchSettings, depth: Depth, time_ms:
     if danger is not None and isinstance(depth, int) and depth >= limits.max_depth:
         raise ApiError(f"depth {depth} with danger searches deeper than this server allows ({limits.max_depth})")
     return danger
+
+
+def check_server_depth(settings: SearchSettings, limits: Limits) -> None:
+    """Refuses a server whose own depth its limits would refuse to every request."""
+    if isinstance(settings.depth, int) and settings.depth + (settings.danger is not None) > limits.max_depth:
+        deeper = " with danger" if settings.danger is not None else ""
+        raise ApiError(f"depth {settings.depth}{deeper} searches deeper than --max-depth allows ({limits.max_depth})")
 
 
 def settings_of(body: dict[str, Any], base: SearchSettings, limits: Limits) -> SearchSettings:

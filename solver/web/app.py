@@ -42,6 +42,7 @@ from solve2048.web.api import (
     Limits,
     board_of,
     check_fields,
+    check_server_depth,
     flag_of,
     number_of,
     parse_body,
@@ -120,9 +121,11 @@ async def read_body(request: Request, limit: int, seconds: float) -> bytes:
 
 def create_app(settings: SearchSettings | None = None, limits: Limits | None = None) -> Starlette:
     """The application: ``settings`` are the server's (its tables, pruning, table size,
-    default depth); a request may set only its depth and time, within ``limits``."""
+    default depth and danger); a request may set only its depth, time and
+    danger, within ``limits``."""
     base = settings or SearchSettings()
     limits = limits or Limits()
+    check_server_depth(base, limits)
     # Every pool thread holds a searcher, with a table for each thread its search uses.
     check_tt_mb(base.tt_mb, copies=limits.max_searches * thread_tables(base.threads))
     pool = SearchPool(limits)
