@@ -101,3 +101,12 @@ def default_sigint() -> None:
     the background, ``cmd &``, whose children inherit SIG_IGN, and a Python
     that starts with SIGINT ignored never raises KeyboardInterrupt)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def one_error_line(result) -> str:
+    """The one line a refused command printed on stderr, checked to be one
+    ``solve2048: error:`` line with no traceback."""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("solve2048: error: ") and "Traceback" not in result.output
+    return lines[0]

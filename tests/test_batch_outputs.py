@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import one_error_line
 
 from solve2048 import results
 from solve2048.batch import BatchError, Settings, check_address, run_local
@@ -25,13 +26,6 @@ from solve2048.results import load
 
 def invoke(*args: str):
     return CliRunner().invoke(cli, list(args))
-
-
-def one_error_line(result) -> str:
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("solve2048: error: ") and "Traceback" not in result.output
-    return lines[0]
 
 
 # ---- writes that fail ----------------------------------------------------------------

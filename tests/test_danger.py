@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import one_error_line
 
 from solve2048 import Board, SearchSettings, analyze, play_game
 from solve2048.batch import Settings, game_row, settings_of
@@ -23,13 +24,6 @@ CROWDED = "2 4 8 16 / 32 64 128 256 / 512 1024 2 4 / 8 . . 2"  # 2 empty cells
 
 def invoke(*args: str):
     return CliRunner().invoke(cli, list(args))
-
-
-def one_error_line(result) -> str:
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("solve2048: error: ") and "Traceback" not in result.output
-    return lines[0]
 
 
 def test_only_a_board_with_at_most_danger_empty_cells_is_searched_deeper() -> None:
