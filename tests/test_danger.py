@@ -184,3 +184,19 @@ def test_a_record_and_its_review_say_danger(tmp_path: Path) -> None:
     assert reviewed.exit_code == 0 and json.loads(reviewed.output)["danger"] == 2
     text = invoke("review", str(record), "-d", "1", "--danger", "2", "--no-tables").output
     assert "reviewed (depth 1, danger 2, no tables)" in text
+
+
+def test_the_engine_itself_refuses_a_danger_it_cannot_keep() -> None:
+    from solve2048.engine import Searcher
+
+    board = int(Board.parse(CROWDED))
+    searcher = Searcher(tt_mb=1)
+    assert searcher.analyze(board, depth=2, danger=2).depth == 3
+    lost = int(Board.parse("2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 2"))  # no move: searched at once, to any depth
+    assert searcher.analyze(lost, depth=15, danger=0).depth == 16
+    assert searcher.analyze(lost, depth=16, danger=0).depth == 16  # never past the deepest
+    for bad in ({"depth": 0, "danger": 3}, {"depth": 3, "time_ms": 5.0, "danger": 3}):
+        with pytest.raises(InvalidArgumentError, match="danger=3"):
+            searcher.analyze(board, **bad)
+    with pytest.raises(InvalidArgumentError, match="for danger"):
+        searcher.analyze(board, depth=3, danger=17)
