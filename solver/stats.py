@@ -115,13 +115,23 @@ def normal_two_sided_p(z: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def _difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
+def mcnemar_p(gains: int, losses: int) -> float:
+    """The exact two-sided p-value of McNemar's test: of the pairs whose outcomes
+    differ, ``gains`` went B's way and ``losses`` A's; under no difference each
+    is a fair coin."""
+    n = gains + losses
+    tail = sum(math.comb(n, i) for i in range(min(gains, losses) + 1))
+    return min(1.0, 2 * tail / (1 << n))
+
+
+def _difference(a: Sequence[float], b: Sequence[float], p: float | None = None) -> dict[str, Any]:
     """The means of paired values, the mean of their differences b - a, its
-    standard error and two-sided p-value."""
+    standard error and two-sided p-value (by the normal law unless given)."""
     differences = [y - x for x, y in zip(a, b, strict=True)]
     mean = statistics.fmean(differences)
     se = statistics.stdev(differences) / math.sqrt(len(differences))
-    p = normal_two_sided_p(mean / se) if se > 0 else (1.0 if mean == 0 else 0.0)
+    if p is None:
+        p = normal_two_sided_p(mean / se) if se > 0 else (1.0 if mean == 0 else 0.0)
     return {"a": statistics.fmean(a), "b": statistics.fmean(b), "diff": mean, "se": se, "p": p,
             "significant": p < 0.05}
 
@@ -138,8 +148,13 @@ def paired(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str
     firsts, seconds = [x for x, _ in pairs], [y for _, y in pairs]
     reach = {}
     for tile in reach_tiles(firsts + seconds):
-        reach[str(tile)] = _difference([float(int(x["max_tile"]) >= tile) for x in firsts],
-                                       [float(int(y["max_tile"]) >= tile) for y in seconds])
+        # A reach rate is a yes or no a game: exact (McNemar) where the normal law
+        # fails, as it does for rare tiles.
+        reached_a = [float(int(x["max_tile"]) >= tile) for x in firsts]
+        reached_b = [float(int(y["max_tile"]) >= tile) for y in seconds]
+        gains = sum(y > x for x, y in zip(reached_a, reached_b, strict=True))
+        losses = sum(x > y for x, y in zip(reached_a, reached_b, strict=True))
+        reach[str(tile)] = _difference(reached_a, reached_b, mcnemar_p(gains, losses))
     return {
         "games": len(pairs),
         "seeds": seed_ranges(x["seed"] for x in firsts),

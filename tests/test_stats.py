@@ -8,7 +8,7 @@ import statistics
 import pytest
 
 from solve2048.cli.summary import compare_text, seeds_text, summary_text
-from solve2048.stats import compare, paired, seed_ranges, summarize, wilson_interval
+from solve2048.stats import compare, mcnemar_p, paired, seed_ranges, summarize, wilson_interval
 
 
 def row(seed: int, score: int, max_tile: int, moves: int = 100, seconds: float = 0.5) -> dict:
@@ -92,6 +92,17 @@ def test_paired_games_measure_a_small_gain_that_two_means_cannot() -> None:
     text = compare_text(c, "a.jsonl", "b.jsonl")
     assert "paired on the 300 games of the same seeds (0-299):" in text
     assert "+2,020  ± " in text
+
+
+def test_mcnemar_is_exact_on_the_discordant_pairs() -> None:
+    assert mcnemar_p(0, 5) == 2 / 32                     # five of five the same way
+    assert mcnemar_p(9, 1) == mcnemar_p(1, 9) == pytest.approx(2 * 11 / 1024)
+    assert mcnemar_p(3, 3) == mcnemar_p(0, 0) == 1.0
+    assert mcnemar_p(0, 9) < 0.05 < mcnemar_p(0, 5)
+    # 9 games reach a tile with B and none with A: the normal law would call far less significant
+    a = [row(seed, 10_000, 1024) for seed in range(600)]
+    b = [row(seed, 10_000, 2048 if seed < 9 else 1024) for seed in range(600)]
+    assert paired(a, b)["reach"]["2048"]["p"] == 2 / 2**9
 
 
 def test_games_pair_only_on_the_same_seed_from_the_same_start() -> None:
