@@ -99,6 +99,13 @@ def test_mcnemar_is_exact_on_the_discordant_pairs() -> None:
     assert mcnemar_p(9, 1) == mcnemar_p(1, 9) == pytest.approx(2 * 11 / 1024)
     assert mcnemar_p(3, 3) == mcnemar_p(0, 0) == 1.0
     assert mcnemar_p(0, 9) < 0.05 < mcnemar_p(0, 5)
+    # Past the exact range the normal law takes over; at its edge the two agree.
+    def normal(gains: int, losses: int) -> float:
+        return math.erfc((abs(gains - losses) - 1) / math.sqrt(gains + losses) / math.sqrt(2))
+
+    for gains in (450, 470, 490):
+        assert mcnemar_p(gains, 1000 - gains) == pytest.approx(normal(gains, 1000 - gains), abs=1e-4)
+    assert mcnemar_p(10_000, 10_500) == normal(10_000, 10_500) < 0.05
     # 9 games reach a tile with B and none with A: the normal law would call far less significant
     a = [row(seed, 10_000, 1024) for seed in range(600)]
     b = [row(seed, 10_000, 2048 if seed < 9 else 1024) for seed in range(600)]
