@@ -116,7 +116,7 @@ def normal_two_sided_p(z: float) -> float:
 
 
 # Beyond this many discordant pairs McNemar's test uses the normal law (with
-# its continuity correction), within 1e-3 of the exact value there and without
+# its continuity correction), within 1e-4 of the exact value there and without
 # the exact sum's cost, which grows with the square of the count.
 EXACT_PAIRS = 1000
 
