@@ -86,8 +86,7 @@ def _paired_lines(p: dict[str, Any] | None) -> list[str]:
     """B - A on the seeds both files played, where luck cancels."""
     if p is None:
         return ["paired        no seed in both files: the difference above is all there is"]
-    seeds = ", ".join(f"{low}-{high}" if low != high else f"{low}" for low, high in p["seeds"])
-    lines = [f"paired on the {p['games']:,} games of the same seeds ({seeds}):"]
+    lines = [f"paired on the {p['games']:,} games of the same seeds ({seeds_text(p['seeds'])}):"]
     rows = [("mean score", p["score"], ",.0f")] + [(f"reach {tile}", r, ".1%") for tile, r in p["reach"].items()]
     for name, r, spec in rows:
         mark = "significant" if r["significant"] else "not significant"

@@ -241,7 +241,7 @@ def test_stats_command(tmp_path: Path) -> None:
     assert json.loads(result.output)["games"] == 6
     result = CliRunner().invoke(cli, ["stats", "--compare", str(a), str(b)])
     assert result.exit_code == 0 and "mean score" in result.output and "B - A" in result.output
-    assert "paired on the 6 games of the same seeds (0-5):" in result.output
+    assert "paired on the 6 games of the same seeds (seeds 0–5):" in result.output
     png = tmp_path / "p.png"
     assert CliRunner().invoke(cli, ["stats", str(b), "--plot", str(png)]).exit_code == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -90,7 +90,7 @@ def test_paired_games_measure_a_small_gain_that_two_means_cannot() -> None:
     assert p["reach"]["4096"]["diff"] == pytest.approx(share_b - share_a)
     assert p["reach"]["2048"] == {"a": 1.0, "b": 1.0, "diff": 0.0, "se": 0.0, "p": 1.0, "significant": False}
     text = compare_text(c, "a.jsonl", "b.jsonl")
-    assert "paired on the 300 games of the same seeds (0-299):" in text
+    assert "paired on the 300 games of the same seeds (seeds 0–299):" in text
     assert "+2,020  ± " in text
 
 
