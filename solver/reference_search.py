@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solve2048 import reference
-from solve2048.engine import Prune, Weights, prune_threshold
+from solve2048.engine import MAX_DEPTH, Prune, Weights, prune_threshold
 from solve2048.errors import InvalidArgumentError
 
 # The search plays on the board's 64-bit copy (reference.downgrade), whose
@@ -156,7 +156,6 @@ class _Search:
 
 # Depth "auto" searches one move deeper on a board with at most this many empty cells.
 AUTO_DANGER = 3
-MAX_DEPTH = 16
 
 
 def searched_depth(cells: Sequence[int], depth: int | str, danger: int | None = None) -> int:
