@@ -26,6 +26,7 @@ from solve2048.board import Board
 from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
 from solve2048.cli.params import BOARD, OUTPUT, SEED, InputError, close_quietly, game_settings_options
 from solve2048.cli.plot import plot_option_callback, write_plot
+from solve2048.cli.render import danger_text
 from solve2048.cli.stats import load_results
 from solve2048.cli.summary import summary_text
 from solve2048.engine import check_tt_mb
@@ -73,9 +74,8 @@ def _settings_text(settings: ResultsKey) -> str:
     depth, prune, tt_mb, tables, time_ms, start, danger = settings
     tables_text = "no tables" if tables is None else f"tables at {tables}"
     time_text = "" if time_ms is None else f", {time_ms:g} ms per move"
-    danger_text = "" if danger is None else f", danger {danger}"
     start_text = "" if start is None else f", from {Board.parse(start).notation()}"
-    return f"depth {depth}{danger_text}, prune {prune}, tt-mb {tt_mb}, {tables_text}{time_text}{start_text}"
+    return f"depth {depth}{danger_text(danger)}, prune {prune}, tt-mb {tt_mb}, {tables_text}{time_text}{start_text}"
 
 
 def _scheduler_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -18,7 +18,7 @@ import click
 from solve2048.board import Board
 from solve2048.cli.exits import EXIT_INTERRUPTED, EXIT_WRITE_FAILED
 from solve2048.cli.params import BOARD, OUTPUT, SEED, close_quietly, settings_options
-from solve2048.cli.render import board_text, duration
+from solve2048.cli.render import board_text, danger_text, duration
 from solve2048.errors import InvalidArgumentError
 from solve2048.record import RecordWriter
 from solve2048.selfplay import CHUNK, Game, GameResult
@@ -136,7 +136,7 @@ def summary_lines(game: Game, interrupted: bool) -> list[str]:
 def _effort_text(r: GameResult) -> str:
     """How hard the search was told to think: a depth, or a time per move."""
     if r.time_ms is None:
-        return f"depth {r.depth}" + (f", danger {r.danger}" if r.danger is not None else "")
+        return f"depth {r.depth}{danger_text(r.danger)}"
     cap = "" if r.depth_setting is None else f", depth at most {r.depth_setting}"
     return f"{r.time_ms:g} ms per move{cap}"
 

@@ -48,3 +48,8 @@ def duration(seconds: float) -> str:
     if seconds < 1:
         return f"{seconds * 1e3:.2f} ms"
     return f"{seconds:.2f} s"
+
+
+def danger_text(danger: int | None) -> str:
+    """What follows "depth N" where --danger was given: ", danger C", else nothing."""
+    return "" if danger is None else f", danger {danger}"

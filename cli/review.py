@@ -26,7 +26,7 @@ import click
 from solve2048.cli.exits import EXIT_ILLEGAL_RECORD, EXIT_INTERRUPTED
 from solve2048.cli.params import OUTPUT, FiniteFloatRange, settings_options
 from solve2048.cli.plot import plot_option_callback, save_figure
-from solve2048.cli.render import board_text, number
+from solve2048.cli.render import board_text, danger_text, number
 from solve2048.cli.replay import check_record_file
 from solve2048.moves import ALL_MOVES
 from solve2048.record import RecordError, read_lines
@@ -151,7 +151,7 @@ def _settings_text(settings: SearchSettings, reviews: Sequence[MoveReview]) -> s
         what = "depth auto" + (f" ({depths[0]}–{depths[-1]})" if len(depths) > 1 else
                                f" ({depths[0]})" if depths else "")
     else:
-        what = f"depth {settings.depth}" + (f", danger {settings.danger}" if settings.danger is not None else "")
+        what = f"depth {settings.depth}{danger_text(settings.danger)}"
     return what + (", with endgame tables" if settings.tables else ", no tables")
 
 
