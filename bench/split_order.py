@@ -3,7 +3,9 @@ speed-up from the tasks' real node counts, for the orders the threads could
 take them in, and for a finer split (docs/search.md, "The order of the tasks"
 and "Scaling").
 
-Run: python bench/split_order.py   (about a minute; needs a C compiler)
+Run: python bench/split_order.py [--depths 6 7 8] [--seeds 100:140]
+(seconds; needs a C compiler). --seeds searches 5 positions from each of
+those depth-3 games instead of the bench's 50, to check a model fitted on them.
 
 The engine does not report a task's size, so this builds a copy of csrc/ in a
 temporary folder with a few lines added to csrc/search.c: the split root keeps
@@ -23,6 +25,7 @@ advance), "bound" the largest task or an even share, whichever is more.
 
 from __future__ import annotations
 
+import argparse
 import heapq
 import os
 import shutil
@@ -206,11 +209,34 @@ def report(depth: int, exe: Path, boards: list[int]) -> None:
               + f" | {fine:.3f} ({split_total / total - 1:+.1%})      | {largest:.3f} ({some_total / total - 1:+.1%})")
 
 
+def seed_positions(first: int, last: int) -> list[int]:
+    """Positions from other seeds, picked as make_positions.py picks the
+    bench's: 5 from each depth-3 game, early to late."""
+    import numpy as np
+    from make_positions import PER_GAME, play
+
+    boards = []
+    for seed in range(first, last):
+        history = play(seed)
+        boards += [int(history[i]) for i in np.linspace(20, len(history) - 5, PER_GAME).astype(int)]
+    return boards
+
+
 def main() -> None:
-    boards = [int(b) for b in load_positions()]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--depths", type=int, nargs="+", default=[6, 7])
+    parser.add_argument("--seeds", metavar="FIRST:LAST",
+                        help="search the positions of these games (5 each) instead of the bench's; "
+                             "the model was checked on 100:140")
+    args = parser.parse_args()
+    if args.seeds:
+        first, last = map(int, args.seeds.split(":"))
+        boards = seed_positions(first, last)
+    else:
+        boards = [int(b) for b in load_positions()]
     with tempfile.TemporaryDirectory() as work:
         exe = build(Path(work))
-        for depth in (6, 7):
+        for depth in args.depths:
             report(depth, exe, boards)
 
 

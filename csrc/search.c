@@ -573,15 +573,19 @@ static struct worker_pool *searcher_pool(s2048_searcher *s)
  * lower probabilities, pruned sooner (on the bench positions at depth 6, one
  * cell's 2s took 33,452 nodes where two cells' took 20,975). So the size is a
  * model of the pruned tree: the children of each spawn in the task and their
- * legal moves are exact; below them every chance node is taken to have MOVES
- * legal moves and to lose 1 - GROWTH empty cells a level (a spawn fills one,
- * merges free some), and it stops where the real search stops, at the depth
- * or below the pruning probability. MOVES and GROWTH were fitted on the bench
- * positions at depth 6 (the ordering bound on 2 threads, from the tasks' real
- * node counts, went from 1.88 to 1.92 times) and checked at depth 7 (1.84 to
- * 1.88). */
-#define MODEL_MOVES 3.0
-#define MODEL_GROWTH 0.6
+ * legal moves are exact; below them every board is taken to have MOVES legal
+ * moves and every chance node GROWTH - 1 more empty cells than the one above,
+ * and it stops where the real search stops, at the depth or below the pruning
+ * probability. The two are fitted, not counted: they make a task that starts
+ * bigger grow faster, as the real trees do. They were chosen on 250 positions
+ * (the 50 bench ones and 200 from other seeds): 5 and 1.4 beat the first fit
+ * (3 and 0.6, made on the bench alone) at depths 6 and 7 on both sets and at
+ * depth 8 on the two together; on 2 threads, the bound from the tasks' real
+ * node counts went from 1.895 to 1.910 at depth 7 (bench/RESULTS.md, "The
+ * order of the tasks"). Shallow searches and exact deeper levels were worse
+ * guides, or cost more than they gained. */
+#define MODEL_MOVES 5.0
+#define MODEL_GROWTH 1.4
 #define MODEL_LEVELS 17  /* remaining depths 0..16 */
 
 /* The model's node count below a chance node with `empty` cells reached with
