@@ -8,7 +8,7 @@ import statistics
 import pytest
 
 from solve2048.cli.summary import compare_text, seeds_text, summary_text
-from solve2048.stats import compare, mcnemar_p, paired, seed_ranges, summarize, wilson_interval
+from solve2048.stats import compare, fisher_p, mcnemar_p, paired, seed_ranges, summarize, wilson_interval
 
 
 def row(seed: int, score: int, max_tile: int, moves: int = 100, seconds: float = 0.5) -> dict:
@@ -110,6 +110,25 @@ def test_mcnemar_is_exact_on_the_discordant_pairs() -> None:
     a = [row(seed, 10_000, 1024) for seed in range(600)]
     b = [row(seed, 10_000, 2048 if seed < 9 else 1024) for seed in range(600)]
     assert paired(a, b)["reach"]["2048"]["p"] == 2 / 2**9
+
+
+def test_fisher_is_exact_on_two_independent_batches() -> None:
+    # Fisher's tea taster: 3 of 4 right against 1 of 4, and the most extreme split.
+    assert fisher_p(3, 4, 1, 4) == fisher_p(1, 4, 3, 4) == pytest.approx(34 / 70)
+    assert fisher_p(0, 10, 10, 10) == pytest.approx(2 / math.comb(20, 10))
+    assert fisher_p(5, 10, 5, 10) == fisher_p(0, 10, 0, 10) == 1.0
+    # 3 of 200 against 0 of 300: the z test says 0.03; the exact count, which
+    # splits the 3 hits over the 500 games, says no.
+    rare = fisher_p(3, 200, 0, 300)
+    ways = {x: math.comb(200, x) * math.comb(300, 3 - x) for x in range(4)}
+    assert rare == pytest.approx(sum(w for w in ways.values() if w <= ways[3]) / math.comb(500, 3))
+    assert 0.05 < rare < 0.07
+    a = [row(seed, 10_000, 2048 if seed < 3 else 1024) for seed in range(200)]
+    b = [row(seed, 10_000, 1024) for seed in range(1000, 1300)]
+    assert compare(a, b)["reach"]["2048"]["p"] == rare and not compare(a, b)["reach"]["2048"]["significant"]
+    # Past the exact range (more than EXACT_PAIRS hits and misses) the z test takes over, close to it.
+    assert fisher_p(510, 2000, 490, 2000) == pytest.approx(fisher_p(511, 2000, 491, 2000), abs=0.03)
+    assert fisher_p(3000, 6000, 3300, 6000) < 0.05
 
 
 def test_games_pair_only_on_the_same_seed_from_the_same_start() -> None:
