@@ -52,9 +52,9 @@ class SpecParam(ParamType[TableSpec]):
               help="Threads per table  [default: all cores]")
 @click.option("--only", "only", type=SpecParam(), multiple=True,
               help="Build just this table (repeatable), e.g. --only entry-11:64; the optional "
-                   "tables too, e.g. --only block-7:256 or --only chain-10:1024.")
+                   "tables too, e.g. --only block-7:256 or --only entry-11:256.")
 def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...]) -> None:
-    """Build the default tables (about 4.1 GB; peak memory is the largest table, 2.4 GB).
+    """Build the default tables (about 8.4 GB; peak memory is the largest table, 4.2 GB).
 
     Tables already built are kept, so after an interrupt the same command resumes.
     """

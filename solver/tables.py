@@ -127,17 +127,22 @@ class TableSpec:
 
 
 # The default set: the chain block with anchor 512 (610 M entries, 1.2 GB),
-# which plays every anchor up to its own (see probe_chain in csrc/tables_probe.c),
-# and the entry blocks of goals 32 to 128 (2.9 GB, the biggest 1.2 G
+# which plays every anchor up to its own (see probe_chain in csrc/tables_probe.c);
+# the chain block with anchor 1024 (2.1 G entries, 4.2 GB), which plays the
+# boards of that anchor, the last step to 65536 when the block holds 32768 down
+# to 1024; and the entry blocks of goals 32 to 128 (2.9 GB, the biggest 1.2 G
 # entries), which build the chain block's sixth tile. On paired seeds at
 # depth 4, anchor 512 for every anchor beat one table per anchor by 48,200,
 # anchor 256 for all did 37,000 worse and anchor 1024 for all 20,600 worse
 # (bench/RESULTS.md, "Chain formations: one table for every anchor" and "Tried
-# and not kept"). The snake tables of earlier versions are no longer built or
+# and not kept"). Anchor 1024 beside 512 made 65536 in 6 of 600 games at depth
+# 4 with danger 3, where none had (bench/RESULTS.md, "The last step to 65536").
+# The snake tables of earlier versions are no longer built or
 # read: beside the tables' heuristic (Weights.for_tables) they cost 49,800 at
 # depth 4 (bench/RESULTS.md, "Tried and not kept").
 DEFAULT_SPECS: tuple[TableSpec, ...] = (
     TableSpec(6, 9, CHAIN),
+    TableSpec(6, 10, CHAIN),
     *(TableSpec(5, g, ENTRY) for g in range(5, 8)),
 )
 
@@ -146,16 +151,13 @@ DEFAULT_SPECS: tuple[TableSpec, ...] = (
 # formations of the perimeter-defence style. With the default heuristic they changed
 # nothing measurable (bench/RESULTS.md, "Block formations"), so they stay out of the
 # default set, for experiments with searches that play toward them. Also the
-# chain block with anchor 1024 (2.1 billion entries, 4.2 GB, 9 minutes), which
-# then plays boards of that anchor only, and the entry block of goal 256 (5.7
-# billion entries, 11.3 GB, 17 minutes and 10.6 GiB of memory to build), a
-# step toward the tables AI's big build (goal 512); at depth 5 it gained
-# nothing measurable, +713 +/- 9,835 over 600 paired games
+# entry block of goal 256 (5.7 billion entries, 11.3 GB, 17 minutes and 10.6
+# GiB of memory to build), a step toward the tables AI's big build (goal 512);
+# at depth 5 it gained nothing measurable, +713 +/- 9,835 over 600 paired games
 # (bench/RESULTS.md, "Toward the big tables").
 OPTIONAL_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(9, g, 1) for g in range(5, 11)),
     *(TableSpec(6, g, 1) for g in range(5, 8)),
-    TableSpec(6, 10, CHAIN),
     TableSpec(5, 8, ENTRY),
 )
 KNOWN_SPECS = DEFAULT_SPECS + OPTIONAL_SPECS
