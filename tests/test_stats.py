@@ -116,19 +116,28 @@ def test_fisher_is_exact_on_two_independent_batches() -> None:
     # Fisher's tea taster: 3 of 4 right against 1 of 4, and the most extreme split.
     assert fisher_p(3, 4, 1, 4) == fisher_p(1, 4, 3, 4) == pytest.approx(34 / 70)
     assert fisher_p(0, 10, 10, 10) == pytest.approx(2 / math.comb(20, 10))
-    assert fisher_p(5, 10, 5, 10) == fisher_p(0, 10, 0, 10) == 1.0
-    # 3 of 200 against 0 of 300: the z test says 0.03; the exact count, which
-    # splits the 3 hits over the 500 games, says no.
+    assert fisher_p(5, 10, 5, 10) == fisher_p(0, 10, 0, 10) == fisher_p(10, 10, 10, 10) == 1.0
+    assert fisher_p(0, 0, 3, 10) == fisher_p(3, 10, 0, 0) == 1.0          # nothing to compare with
+    # 3 of 200 against 0 of 300: the z test says 0.03. Of the C(500, 3) =
+    # 20,708,500 ways to place the 3 hits, no split is as unlikely as all 3 in
+    # A, C(200, 3) = 1,313,400 ways, so that is the p-value.
     rare = fisher_p(3, 200, 0, 300)
-    ways = {x: math.comb(200, x) * math.comb(300, 3 - x) for x in range(4)}
-    assert rare == pytest.approx(sum(w for w in ways.values() if w <= ways[3]) / math.comb(500, 3))
-    assert 0.05 < rare < 0.07
+    assert rare == pytest.approx(1_313_400 / 20_708_500)
     a = [row(seed, 10_000, 2048 if seed < 3 else 1024) for seed in range(200)]
     b = [row(seed, 10_000, 1024) for seed in range(1000, 1300)]
     assert compare(a, b)["reach"]["2048"]["p"] == rare and not compare(a, b)["reach"]["2048"]["significant"]
-    # Past the exact range (more than EXACT_PAIRS hits and misses) the z test takes over, close to it.
-    assert fisher_p(510, 2000, 490, 2000) == pytest.approx(fisher_p(511, 2000, 491, 2000), abs=0.03)
-    assert fisher_p(3000, 6000, 3300, 6000) < 0.05
+
+    # Past the exact range (more than EXACT_PAIRS hits and misses) the z test with
+    # Yates' correction takes over, close to the exact value at the switch.
+    def yates(ha: int, na: int, hb: int, nb: int) -> float:
+        pooled = (ha + hb) / (na + nb)
+        se = math.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb))
+        return math.erfc(max(0.0, abs(hb / nb - ha / na) - (1 / na + 1 / nb) / 2) / se / math.sqrt(2))
+
+    assert fisher_p(511, 2000, 491, 2000) == yates(511, 2000, 491, 2000)
+    assert fisher_p(510, 2000, 490, 2000) != yates(510, 2000, 490, 2000)   # still exact at 1,000 hits
+    assert fisher_p(510, 2000, 490, 2000) == pytest.approx(fisher_p(511, 2000, 491, 2000), abs=0.002)
+    assert fisher_p(475, 1500, 526, 1500) > 0.05                            # the plain z test said 0.048
 
 
 def test_games_pair_only_on_the_same_seed_from_the_same_start() -> None:
