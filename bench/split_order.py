@@ -4,15 +4,17 @@ take them in, and for a finer split (docs/search.md, "The order of the tasks"
 and "Scaling").
 
 Run: python bench/split_order.py [--depths 6 7 8] [--seeds 100:140]
-(seconds; needs a C compiler). --seeds searches 5 positions from each of
-those depth-3 games instead of the bench's 50, to check a model fitted on them.
+(seconds at depths 6 and 7 on the bench; about a minute at depth 8 on 200
+positions; needs a C compiler). --seeds searches 5 positions from each of
+those depth-3 games instead of the bench's 50, to check a model fitted on the
+bench on positions it has not seen.
 
 The engine does not report a task's size, so this builds a copy of csrc/ in a
 temporary folder with a few lines added to csrc/search.c: the split root keeps
 each task's node count and the size the model expected (task_size), and it can
 split every task again by its second move (32 tasks instead of 8, each with a
 table of its own, their values added as the unsplit task adds them). A small C
-driver searches the 50 bench positions on one thread. Then, per position, the
+driver searches the positions (the 50 bench ones unless --seeds) on one thread. Then, per position, the
 tasks are dealt to N threads as the engine deals them (each thread takes the
 next task in the list when it is free), and the slowest thread's nodes are the
 time: the sum over positions of the nodes, over the sum of those times, bounds
@@ -209,6 +211,21 @@ def report(depth: int, exe: Path, boards: list[int]) -> None:
               + f" | {fine:.3f} ({split_total / total - 1:+.1%})      | {largest:.3f} ({some_total / total - 1:+.1%})")
 
 
+def split_depth(text: str) -> int:
+    """A depth the root is split at: 6 (SPLIT_DEPTH) to 16."""
+    if not text.isdigit() or not 6 <= int(text) <= 16:
+        raise argparse.ArgumentTypeError(f"expected a depth from 6 (where the split starts) to 16, got {text!r}")
+    return int(text)
+
+
+def seed_range(text: str) -> tuple[int, int]:
+    """FIRST:LAST, the seeds FIRST to LAST - 1."""
+    first, _, last = text.partition(":")
+    if not (first.isdigit() and last.isdigit() and int(first) < int(last)):
+        raise argparse.ArgumentTypeError(f"expected FIRST:LAST with FIRST < LAST, got {text!r}")
+    return int(first), int(last)
+
+
 def seed_positions(first: int, last: int) -> list[int]:
     """Positions from other seeds, picked as make_positions.py picks the
     bench's: 5 from each depth-3 game, early to late."""
@@ -224,16 +241,12 @@ def seed_positions(first: int, last: int) -> list[int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--depths", type=int, nargs="+", default=[6, 7])
-    parser.add_argument("--seeds", metavar="FIRST:LAST",
+    parser.add_argument("--depths", type=split_depth, nargs="+", default=[6, 7])
+    parser.add_argument("--seeds", metavar="FIRST:LAST", type=seed_range,
                         help="search the positions of these games (5 each) instead of the bench's; "
                              "the model was checked on 100:140")
     args = parser.parse_args()
-    if args.seeds:
-        first, last = map(int, args.seeds.split(":"))
-        boards = seed_positions(first, last)
-    else:
-        boards = [int(b) for b in load_positions()]
+    boards = seed_positions(*args.seeds) if args.seeds else [int(b) for b in load_positions()]
     with tempfile.TemporaryDirectory() as work:
         exe = build(Path(work))
         for depth in args.depths:

@@ -581,9 +581,9 @@ static struct worker_pool *searcher_pool(s2048_searcher *s)
  * (the 50 bench ones and 200 from other seeds): 5 and 1.4 beat the first fit
  * (3 and 0.6, made on the bench alone) at depths 6 and 7 on both sets and at
  * depth 8 on the two together; on 2 threads, the bound from the tasks' real
- * node counts went from 1.895 to 1.910 at depth 7 (bench/RESULTS.md, "The
- * order of the tasks"). Shallow searches and exact deeper levels were worse
- * guides, or cost more than they gained. */
+ * node counts went from 1.895 to 1.910 at depth 7 on the 250 (bench/RESULTS.md,
+ * "The model refitted"). Shallow searches were worse guides; exact deeper
+ * levels were better ones but cost a third of a depth-6 search. */
 #define MODEL_MOVES 5.0
 #define MODEL_GROWTH 1.4
 #define MODEL_LEVELS 17  /* remaining depths 0..16 */
