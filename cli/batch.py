@@ -71,8 +71,8 @@ def _clock(seconds: float) -> str:
 
 
 def _settings_text(settings: ResultsKey) -> str:
-    depth, prune, tt_mb, tables, time_ms, start, danger = settings
-    tables_text = "no tables" if tables is None else f"tables at {tables}"
+    depth, prune, tt_mb, tables, time_ms, start, danger, table_set = settings
+    tables_text = "no tables" if tables is None else f"tables at {tables} ({' '.join(table_set or ())})"
     time_text = "" if time_ms is None else f", {time_ms:g} ms per move"
     start_text = "" if start is None else f", from {Board.parse(start).notation()}"
     return f"depth {depth}{danger_text(danger)}, prune {prune}, tt-mb {tt_mb}, {tables_text}{time_text}{start_text}"

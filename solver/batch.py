@@ -43,8 +43,11 @@ CONNECT_GRACE = 2
 WORKER_WAIT_SECONDS = 30.0
 # What a results line records of its settings, as settings_of reads it: the
 # depth as text, prune, tt_mb, the tables' threshold (None: off), time_ms, the
-# start board and danger.
-ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None, int | None]
+# start board, danger and the labels of the tables played with (None: off).
+ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None, int | None, tuple[str, ...] | None]
+# The tables a line that names none was played with: the default set until
+# the chain table of anchor 1024 joined it (2026-12-01), in TableSet.specs order.
+LEGACY_TABLE_SET = ("entry-11:32", "entry-11:64", "entry-11:128", "chain-10:512")
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class Settings:
     tables_dir: str | None = None   # None: search every move
     table_min_prob: float = DEFAULT_MIN_PROBABILITY
     tables_count: int = 0           # how many tables the caller loaded: every worker must find as many
+    table_set: tuple[str, ...] = ()  # their labels (TableSpec.label), in TableSet.specs order
     weights: Weights | None = None  # None: as SearchSettings chooses beside the tables
     start: str | None = None        # every game from this board (its hex), else a new game
     danger: int | None = None       # as SearchSettings.danger
@@ -74,13 +78,16 @@ class Settings:
         return cls(depth=search.depth, time_ms=search.time_ms, prune=search.prune, tt_mb=search.tt_mb,
                    tables_dir=str(tables.directory) if tables is not None else None,
                    table_min_prob=tables.min_probability if tables is not None else DEFAULT_MIN_PROBABILITY,
-                   tables_count=len(tables) if tables is not None else 0, weights=search.weights,
+                   tables_count=len(tables) if tables is not None else 0,
+                   table_set=tuple(spec.label for spec in tables.specs) if tables is not None else (),
+                   weights=search.weights,
                    start=start.hex() if start is not None else None, danger=search.danger)
 
     @property
     def results_key(self) -> ResultsKey:
         """What ``settings_of`` reads from the lines these settings write."""
-        return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms, self.start, self.danger)
+        return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms, self.start, self.danger,
+                self.table_set_tag)
 
     def search_settings(self, tables: TableSet | None) -> SearchSettings:
         # One thread a game: a batch plays as many games at once as it has cores.
@@ -102,6 +109,8 @@ class Settings:
         count = self.tables_count
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise InvalidArgumentError(f"expected a table count >= 0, got {self.tables_count!r}")
+        if not isinstance(self.table_set, tuple) or not all(isinstance(label, str) for label in self.table_set):
+            raise InvalidArgumentError(f"expected the tables' labels as a tuple of text, got {self.table_set!r}")
         if self.start is not None and (not isinstance(self.start, str) or not any(Board.parse(self.start).cells)):
             raise InvalidArgumentError(f"expected a start board in hex with a tile on it, got {self.start!r}")
 
@@ -109,6 +118,11 @@ class Settings:
     def tables_tag(self) -> float | None:
         """What a results line records of the tables: the threshold, or None when off."""
         return self.table_min_prob if self.tables_dir else None
+
+    @property
+    def table_set_tag(self) -> tuple[str, ...] | None:
+        """Which tables a results line was played with: their labels, or None when off."""
+        return self.table_set if self.tables_dir else None
 
 
 def _is_real(value: object) -> bool:
@@ -134,6 +148,7 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "prune": settings.prune,
         "tt_mb": settings.tt_mb,
         "tables": settings.tables_tag,
+        "table_set": list(settings.table_set_tag) if settings.table_set_tag is not None else None,
         "table_moves": result.table_moves,
         "time_ms": settings.time_ms,
         "danger": settings.danger,
@@ -151,10 +166,16 @@ def _batch_settings(settings: Settings | SearchSettings) -> Settings:
 
 def settings_of(row: dict[str, Any]) -> ResultsKey:
     """The settings a results line was played with (lines without prune, tt_mb,
-    tables, time_ms or danger were played with the defaults of their time:
-    prune 1e-4, no tables, no time limit, never deeper)."""
+    tables, time_ms, danger or table_set were played with the defaults of their
+    time: prune 1e-4, no tables, no time limit, never deeper, the 4-table set)."""
+    table_set = row.get("table_set")
+    if row.get("tables") is None:
+        table_set = None
+    elif table_set is None:
+        table_set = LEGACY_TABLE_SET
     return (str(row.get("depth")), row.get("prune", LEGACY_PRUNE), row.get("tt_mb", DEFAULT_TT_MB),
-            row.get("tables"), row.get("time_ms"), row.get("start"), row.get("danger"))
+            row.get("tables"), row.get("time_ms"), row.get("start"), row.get("danger"),
+            tuple(table_set) if table_set is not None else None)
 
 
 def play_seeds(seeds: list[int], settings: Settings) -> list[dict[str, Any]]:
@@ -177,10 +198,14 @@ def _worker_tables(settings: Settings) -> TableSet | None:
     if key not in _loaded_tables:
         tables = load_tables(Path(settings.tables_dir), min_probability=settings.table_min_prob,
                              verify=False).tables
+        found = tuple(spec.label for spec in tables.specs)
         if len(tables) != settings.tables_count:
             raise BatchError(f"a worker found {len(tables)} of the {settings.tables_count} endgame "
                              f"tables in {settings.tables_dir}; install the same tables on every "
                              "worker, or play without tables")
+        if settings.table_set and found != settings.table_set:
+            raise BatchError(f"a worker found the tables {' '.join(found)} in {settings.tables_dir}, not "
+                             f"{' '.join(settings.table_set)}; install the same tables on every worker")
         _loaded_tables[key] = tables
     return _loaded_tables[key]
 

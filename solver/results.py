@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 from dataclasses import dataclass
 from typing import IO, Any
@@ -25,7 +26,7 @@ from solve2048.settings import MAX_TIME_MS, check_deepening, check_depth
 
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
-          "prune", "tt_mb", "tables", "table_moves", "time_ms", "danger", "start", "final_board",
+          "prune", "tt_mb", "tables", "table_set", "table_moves", "time_ms", "danger", "start", "final_board",
           "uncovered_moves", "last_covered", "last_probability")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
@@ -180,6 +181,8 @@ def _check_settings(row: dict[str, Any]) -> None:
         _real(row, "tt_mb", 0)
     if row.get("tables") is not None:
         _real(row, "tables", 0, 1)
+    if row.get("table_set") is not None:
+        _check_table_set(row)
     if row.get("table_moves") is not None:
         _whole(row, "table_moves", 0, row["moves"])
     if row.get("time_ms") is not None:
@@ -189,6 +192,22 @@ def _check_settings(row: dict[str, Any]) -> None:
             _whole(row, field, 0, row["moves"])
     if row.get("last_probability") is not None:
         _real(row, "last_probability", 0, 1)
+
+
+# A table's label as TableSpec.label writes it: chain-10:512, entry-11:128, 8:64.
+_TABLE_LABEL = re.compile(r"(?:[a-z]{1,8}-)?[0-9]{1,2}:[0-9]{1,6}")
+MAX_TABLES = 64  # far more than any set
+
+
+def _check_table_set(row: dict[str, Any]) -> None:
+    """The labels of the tables a game was played with, beside a threshold."""
+    labels = row["table_set"]
+    if row.get("tables") is None:
+        raise InvalidArgumentError("table_set names tables, but tables is null (played without tables)")
+    if not isinstance(labels, list) or len(labels) > MAX_TABLES or not all(
+            isinstance(label, str) and _TABLE_LABEL.fullmatch(label) for label in labels):
+        raise InvalidArgumentError(f"table_set {str(labels)[:60]!r} is not a list of table labels "
+                                   f"such as \"chain-10:512\"")
 
 
 def _check_final_board(row: dict[str, Any]) -> None:
@@ -216,8 +235,9 @@ def _check_final_board(row: dict[str, Any]) -> None:
 def check_game(row: object) -> dict[str, Any]:
     """Returns ``row`` if it is a game result the rules allow, else raises
     ValueError naming the first field that is wrong. Fields older lines lack
-    (won, won_at_move, prune, tt_mb, tables, table_moves, depth, time_ms, danger,
-    start, final_board, uncovered_moves, last_covered, last_probability) may be absent."""
+    (won, won_at_move, prune, tt_mb, tables, table_set, table_moves, depth, time_ms,
+    danger, start, final_board, uncovered_moves, last_covered, last_probability)
+    may be absent."""
     if not isinstance(row, dict):
         raise InvalidArgumentError(f"a game result is a JSON object, not {type(row).__name__}")
     _whole(row, "seed", 0, MAX_SEED)

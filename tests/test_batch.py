@@ -262,3 +262,41 @@ def test_unwritable_outputs_are_refused_before_any_game(tmp_path: Path, option: 
         assert result.exit_code == 2, result.output
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and message in lines[0]
+
+
+def test_lines_name_their_tables_and_older_lines_count_as_the_4_table_set() -> None:
+    from solve2048.batch import LEGACY_TABLE_SET, game_row, settings_of
+    from solve2048.results import check_game
+    from solve2048.selfplay import play_game
+
+    five = ("entry-11:32", "entry-11:64", "entry-11:128", "chain-10:512", "chain-10:1024")
+    played = Settings(depth=1, tables_dir="/somewhere", tables_count=5, table_set=five)
+    row = game_row(play_game(0, depth=1), played)
+    assert row["table_set"] == list(five) and settings_of(row) == played.results_key
+    old = {k: v for k, v in row.items() if k != "table_set"}   # a line from before the field
+    assert settings_of(old)[-1] == LEGACY_TABLE_SET != settings_of(row)[-1]
+    four = Settings(depth=1, tables_dir="/somewhere", tables_count=4, table_set=LEGACY_TABLE_SET)
+    assert settings_of(old) == four.results_key
+    plain = game_row(play_game(0, depth=1), Settings(depth=1))
+    assert plain["table_set"] is None and settings_of(plain)[-1] is None
+    assert check_game(row) is row and check_game(plain) is plain
+    for bad in ("chain-10:512", ["chain 10"], [1], ["x" * 80], ["8:64"] * 65):
+        with pytest.raises(ValueError, match="table_set"):
+            check_game(row | {"table_set": bad})
+    with pytest.raises(ValueError, match="table_set names tables, but tables is null"):
+        check_game(plain | {"table_set": ["chain-10:512"]})
+
+
+def test_a_file_played_with_other_tables_is_not_resumed(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    result = invoke("-n", "2", "-d", "1", "-o", str(out))   # the tests' own table folder is empty
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert all(r["tables"] is None and r["table_set"] is None for r in lines), lines
+    # The same lines as a run of before with its 4 tables would have written them.
+    out.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "table_set"} | {"tables": 0.9}) + "\n"
+                           for r in lines))
+    result = invoke("-n", "3", "-d", "1", "-o", str(out))
+    assert result.exit_code == 2
+    assert "holds games at depth 1, prune auto, tt-mb 8, tables at 0.9 (entry-11:32 entry-11:64 " \
+           "entry-11:128 chain-10:512); this run is depth 1, prune auto, tt-mb 8, no tables" in result.output

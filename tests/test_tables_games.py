@@ -71,3 +71,19 @@ def test_a_batch_worker_without_the_tables_stops_the_batch(tmp_path):
     settings = Settings(depth=1, tables_dir=str(tmp_path), tables_count=3)
     with pytest.raises(BatchError, match="found 0 of the 3 endgame tables"):
         play_seeds([0], settings)
+
+
+def test_a_batch_worker_with_other_tables_stops_the_batch(tmp_path, built_table):
+    # As many tables as the caller's, but not the same ones: the games would be
+    # another set's under this one's name.
+    from solve2048.batch import BatchError, Settings, play_seeds
+    from solve2048.tables_build import save
+
+    spec = TableSpec(9, 5, 1)   # block-7:32, 78,125 entries
+    save(spec, built_table(spec), tmp_path)
+    settings = Settings(depth=1, tables_dir=str(tmp_path), tables_count=1, table_set=("block-7:64",))
+    with pytest.raises(BatchError, match=r"found the tables block-7:32 in .*, not block-7:64"):
+        play_seeds([0], settings)
+    same = Settings(depth=1, tables_dir=str(tmp_path), tables_count=1, table_set=("block-7:32",))
+    [row] = play_seeds([0], same)
+    assert row["table_set"] == ["block-7:32"] and row["tables"] == same.table_min_prob
