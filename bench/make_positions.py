@@ -33,15 +33,19 @@ def play(seed: int) -> list[Board]:
         history.append(board)
 
 
+def picks(seed: int) -> list[Board]:
+    """The PER_GAME boards kept from the game of ``seed``: evenly spaced through
+    it, from move 20 to a few moves before the end."""
+    history = play(seed)
+    return [history[index] for index in np.linspace(20, len(history) - 5, PER_GAME).astype(int)]
+
+
 def main() -> None:
     print("# Fixed positions for `solve2048 bench`: seeded depth-3 games, early to late.")
     print("# One board a line, rows split by ' / '. Regenerate with bench/make_positions.py.")
     for seed in range(GAMES):
-        history = play(seed)
-        # Evenly spaced through the game, from move 20 to a few moves before the end.
-        picks = np.linspace(20, len(history) - 5, PER_GAME).astype(int)
-        for index in picks:
-            print(history[index].notation())
+        for board in picks(seed):
+            print(board.notation())
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ import tempfile
 from pathlib import Path
 
 from solve2048.benchmark import load_positions
+from solve2048.engine import MAX_DEPTH
 
 ROOT = Path(__file__).resolve().parent.parent
 THREADS = (2, 4, 8)
@@ -212,9 +213,10 @@ def report(depth: int, exe: Path, boards: list[int]) -> None:
 
 
 def split_depth(text: str) -> int:
-    """A depth the root is split at: 6 (SPLIT_DEPTH) to 16."""
-    if not text.isdigit() or not 6 <= int(text) <= 16:
-        raise argparse.ArgumentTypeError(f"expected a depth from 6 (where the split starts) to 16, got {text!r}")
+    """A depth the root is split at: 6 (SPLIT_DEPTH in csrc/search.c) to MAX_DEPTH."""
+    if not text.isdigit() or not 6 <= int(text) <= MAX_DEPTH:
+        raise argparse.ArgumentTypeError(f"expected a depth from 6 (where the split starts) to {MAX_DEPTH}, "
+                                         f"got {text!r}")
     return int(text)
 
 
@@ -229,14 +231,9 @@ def seed_range(text: str) -> tuple[int, int]:
 def seed_positions(first: int, last: int) -> list[int]:
     """Positions from other seeds, picked as make_positions.py picks the
     bench's: 5 from each depth-3 game, early to late."""
-    import numpy as np
-    from make_positions import PER_GAME, play
+    from make_positions import picks
 
-    boards = []
-    for seed in range(first, last):
-        history = play(seed)
-        boards += [int(history[i]) for i in np.linspace(20, len(history) - 5, PER_GAME).astype(int)]
-    return boards
+    return [int(board) for seed in range(first, last) for board in picks(seed)]
 
 
 def main() -> None:
