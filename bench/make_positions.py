@@ -3,6 +3,11 @@
 Plays seeded games at depth 3 and keeps boards from the early, middle and late
 game. Run once; the file is committed so that the node count it yields is a
 signature of the search. Usage: python bench/make_positions.py > solver/data/positions.txt
+
+The games it plays follow the engine: since the committed file was made, the
+search has changed, so running this now prints a *new* set, not that file.
+Replacing the file changes the bench signature; keep it unless a new signature
+is the point.
 """
 
 from __future__ import annotations
