@@ -62,8 +62,8 @@ class Settings:
     tt_mb: float = DEFAULT_TT_MB
     tables_dir: str | None = None   # None: search every move
     table_min_prob: float = DEFAULT_MIN_PROBABILITY
-    tables_count: int = 0           # how many tables the caller loaded: every worker must find as many
-    table_set: tuple[str, ...] = ()  # their labels (TableSpec.label), in TableSet.specs order
+    table_set: tuple[str, ...] = ()  # the caller's tables (TableSpec.label), in TableSet.specs order:
+                                     # every worker must find the same ones
     weights: Weights | None = None  # None: as SearchSettings chooses beside the tables
     start: str | None = None        # every game from this board (its hex), else a new game
     danger: int | None = None       # as SearchSettings.danger
@@ -78,7 +78,6 @@ class Settings:
         return cls(depth=search.depth, time_ms=search.time_ms, prune=search.prune, tt_mb=search.tt_mb,
                    tables_dir=str(tables.directory) if tables is not None else None,
                    table_min_prob=tables.min_probability if tables is not None else DEFAULT_MIN_PROBABILITY,
-                   tables_count=len(tables) if tables is not None else 0,
                    table_set=tuple(spec.label for spec in tables.specs) if tables is not None else (),
                    weights=search.weights,
                    start=start.hex() if start is not None else None, danger=search.danger)
@@ -106,9 +105,6 @@ class Settings:
         check_tt_mb(self.tt_mb)
         if not (_is_real(self.table_min_prob) and 0 <= self.table_min_prob <= 1):
             raise InvalidArgumentError(f"expected a table threshold from 0 to 1, got {self.table_min_prob!r}")
-        count = self.tables_count
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise InvalidArgumentError(f"expected a table count >= 0, got {self.tables_count!r}")
         if not isinstance(self.table_set, tuple) or not all(isinstance(label, str) for label in self.table_set):
             raise InvalidArgumentError(f"expected the tables' labels as a tuple of text, got {self.table_set!r}")
         if self.start is not None and (not isinstance(self.start, str) or not any(Board.parse(self.start).cells)):
@@ -199,11 +195,11 @@ def _worker_tables(settings: Settings) -> TableSet | None:
         tables = load_tables(Path(settings.tables_dir), min_probability=settings.table_min_prob,
                              verify=False).tables
         found = tuple(spec.label for spec in tables.specs)
-        if len(tables) != settings.tables_count:
-            raise BatchError(f"a worker found {len(tables)} of the {settings.tables_count} endgame "
+        if len(tables) != len(settings.table_set):
+            raise BatchError(f"a worker found {len(tables)} of the {len(settings.table_set)} endgame "
                              f"tables in {settings.tables_dir}; install the same tables on every "
                              "worker, or play without tables")
-        if settings.table_set and found != settings.table_set:
+        if found != settings.table_set:
             raise BatchError(f"a worker found the tables {' '.join(found)} in {settings.tables_dir}, not "
                              f"{' '.join(settings.table_set)}; install the same tables on every worker")
         _loaded_tables[key] = tables

@@ -270,12 +270,12 @@ def test_lines_name_their_tables_and_older_lines_count_as_the_4_table_set() -> N
     from solve2048.selfplay import play_game
 
     five = ("entry-11:32", "entry-11:64", "entry-11:128", "chain-10:512", "chain-10:1024")
-    played = Settings(depth=1, tables_dir="/somewhere", tables_count=5, table_set=five)
+    played = Settings(depth=1, tables_dir="/somewhere", table_set=five)
     row = game_row(play_game(0, depth=1), played)
     assert row["table_set"] == list(five) and settings_of(row) == played.results_key
     old = {k: v for k, v in row.items() if k != "table_set"}   # a line from before the field
     assert settings_of(old)[-1] == LEGACY_TABLE_SET != settings_of(row)[-1]
-    four = Settings(depth=1, tables_dir="/somewhere", tables_count=4, table_set=LEGACY_TABLE_SET)
+    four = Settings(depth=1, tables_dir="/somewhere", table_set=LEGACY_TABLE_SET)
     assert settings_of(old) == four.results_key
     plain = game_row(play_game(0, depth=1), Settings(depth=1))
     assert plain["table_set"] is None and settings_of(plain)[-1] is None
