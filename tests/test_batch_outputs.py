@@ -246,7 +246,8 @@ def test_plot_without_matplotlib_is_refused_before_any_game(tmp_path: Path, monk
     {"time_ms": float("nan")}, {"time_ms": float("inf")}, {"time_ms": 0}, {"time_ms": -5},
     {"prune": 2.0}, {"prune": "never"}, {"prune": float("nan")},
     {"tt_mb": -1}, {"tt_mb": float("inf")}, {"tt_mb": 1 << 30}, {"tt_mb": float("nan")},
-    {"table_min_prob": 1.5}, {"table_min_prob": float("nan")}, {"table_set": ["entry-11:32"]}, {"table_set": ("entry-11:32", 3)},
+    {"table_min_prob": 1.5}, {"table_min_prob": float("nan")},
+    {"table_set": ["entry-11:32"]}, {"table_set": ("entry-11:32", 3)},
 ])
 def test_bad_settings_fail_in_the_caller_before_any_worker(settings: dict) -> None:
     with pytest.raises(ValueError):
