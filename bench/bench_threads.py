@@ -7,7 +7,10 @@ Run: pytest bench/bench_threads.py --benchmark-columns=median,rounds
 extra_info holds, per depth, the median seconds of one pass over the
 positions for each thread count, the speed-ups over one thread, the node count
 (the same for every thread count), and the load average before and after, to
-judge how busy the machine was. Issue 21's target: at least 1.8 times one
+judge how busy the machine was. It also holds the quartiles of the speed-up
+round by round (each round's passes run back to back, so each ratio is paired
+in time): a wide spread says the host was busy in part of the run and the
+figure should be measured again. Issue 21's target: at least 1.8 times one
 thread on 2 cores. ``test_timed_depth``: the depth --time reaches on each.
 """
 
@@ -30,6 +33,13 @@ ROUNDS = {6: 41, 7: 15}
 def thread_counts() -> list[int]:
     cores = os.cpu_count() or 1
     return [n for n in (1, 2, 4) if n <= max(2, cores)]
+
+
+def round_quartiles(one: list[float], many: list[float]) -> list[float]:
+    """The first quartile, median and third quartile of one thread's time
+    over many threads' time, round by round."""
+    ratios = [a / b for a, b in zip(one, many, strict=True)]
+    return [round(q, 3) for q in statistics.quantiles(ratios, n=4, method="inclusive")]
 
 
 def one_pass(searcher: Searcher, depth: int) -> tuple[float, int]:
@@ -60,6 +70,7 @@ def test_speed_up(benchmark, depth: int) -> None:
         "load_after": os.getloadavg()[0],
         **{f"seconds_{n}_threads": round(medians[n], 5) for n in counts},
         **{f"speed_up_{n}_threads": round(medians[1] / medians[n], 3) for n in counts if n > 1},
+        **{f"speed_up_{n}_threads_quartiles": round_quartiles(seconds[1], seconds[n]) for n in counts if n > 1},
     })
     benchmark.pedantic(lambda: None, rounds=1, iterations=1)
     assert all(nodes[n] == nodes[1] and len(nodes[n]) == 1 for n in counts), nodes
