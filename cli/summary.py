@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from solve2048.board import Board
+from solve2048.cli.render import duration
 
 SHOWN_RANGES = 4  # seed ranges named in full; beyond, the first and last few
 
@@ -58,7 +59,8 @@ def summary_text(s: dict[str, Any]) -> str:
     for tile, share in s["reach"].items():
         lo, hi = s["reach_ci"][tile]
         lines.append(f"             {int(tile):>6}  {share:7.1%}   {lo:6.1%} – {hi:6.1%}")
-    lines.append(f"speed        {s['moves_per_second']:,.0f} moves/s per core ({s['moves']:,} moves)")
+    lines.append(f"speed        {s['moves_per_second']:,.0f} moves/s per core"
+                 f" · {duration(s['seconds_per_game'])} a game ({s['moves']:,} moves)")
     if s.get("table_move_share"):
         lines.append(f"tables       {s['table_move_share']:.1%} of moves from endgame tables")
     return "\n".join(lines)

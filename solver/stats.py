@@ -106,6 +106,7 @@ def summarize(rows: Sequence[dict[str, Any]], depth: object = None, seed: object
         "moves": moves,
         "seconds": seconds,
         "moves_per_second": moves / seconds if seconds > 0 else 0.0,
+        "seconds_per_game": seconds / n if n else 0.0,
         # Share of all moves that came from the endgame tables (0 without them).
         "table_move_share": sum(int(r.get("table_moves") or 0) for r in rows) / moves if moves else 0.0,
     }

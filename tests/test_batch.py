@@ -32,7 +32,7 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert set(data) == {"games", "depth", "seed", "seeds", "depths", "starts", "dangers", "score", "reach", "reach_ci",
-                         "moves", "seconds", "moves_per_second", "table_move_share"}
+                         "moves", "seconds", "moves_per_second", "seconds_per_game", "table_move_share"}
     assert data["starts"] == [] and data["dangers"] == []
     assert data["seeds"] == [[100, 111]] and data["depths"] == [1] and data["seed"] == 100
     assert set(data["score"]) == {"mean", "median", "std", "min", "max"}

@@ -23,7 +23,7 @@ VOLATILE = [
     re.compile(r"\d[\d,]*(\.\d+)? ?(µs|ms|s)\b"),                # a duration
     re.compile(r"\d[\d,]*(\.\d+)? (moves|nodes)/s"),              # a speed
     re.compile(r"(Nodes/second|ms per move|Total time): +\S+"),  # bench's timing lines
-    re.compile(r"\"(seconds|moves_per_second|nodes_per_second|ms_per_move_median)\": [\d.e+-]+"),
+    re.compile(r"\"(seconds|moves_per_second|seconds_per_game|nodes_per_second|ms_per_move_median)\": [\d.e+-]+"),
 ]
 SKIP = "..."          # a line of its own in shown output: any number of lines here
 EXIT_MARK = re.compile(r"\s+#\s*exit code (\d+)\s*$")

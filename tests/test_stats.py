@@ -26,6 +26,7 @@ def test_summary_figures() -> None:
                           "min": 10_000, "max": 60_000}
     assert s["reach"] == {"2048": 0.75, "4096": 0.25}
     assert s["moves"] == 400 and s["seconds"] == 2.0 and s["moves_per_second"] == 200.0
+    assert s["seconds_per_game"] == 0.5 and summarize([])["seconds_per_game"] == 0.0
 
 
 def test_reach_lists_every_tile_up_to_the_largest() -> None:
