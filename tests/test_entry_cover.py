@@ -1,0 +1,64 @@
+"""bench/entry_cover.py: the cover conditions it asks of a board for entry
+tables that are not built (goal 256 and goal 512), on boards whose answer
+follows from docs/endgame-tables.md."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from solve2048 import Board
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def cover():
+    spec = importlib.util.spec_from_file_location("entry_cover", ROOT / "bench" / "entry_cover.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# The block 32768 16384 8192 / 4096 2048: its own goal is one below the smaller
+# of 2048 and 8192, so 1024 >= 512; a 256 in row 2 and a 128 in row 3 are within
+# goal 512's caps (256 and 128), not within those of its smaller variants.
+GOAL_512 = "32768 16384 8192 . / 4096 2048 . . / 256 . . . / 128 . . ."
+
+
+def held(cover, text: str) -> set[str]:
+    g = cover.grid(Board.parse(text))
+    return {name for name, caps in cover.FORMATIONS.items()
+            if any(cover.holds(cover.oriented(g, s), *caps) for s in range(8))}
+
+
+def test_a_goal_512_block_with_its_caps_full(cover) -> None:
+    assert held(cover, GOAL_512) == {"goal512"}
+    assert held(cover, GOAL_512.replace("/ 128 . . .", "/ 64 . . .")) == {"goal512", "goal512-row3-64"}
+    every_512 = {"goal512", "goal512-row3-64", "goal512-row2-128"}
+    assert held(cover, "32768 16384 8192 . / 4096 2048 512 . / 128 . . . / 64 . . .") == every_512
+    assert held(cover, "32768 16384 8192 . / 4096 2048 . . / . . . . / . . . .") == every_512 | {"goal256"}
+
+
+def test_each_orientation_is_found(cover) -> None:
+    rows = [row.split() for row in GOAL_512.split("/")]
+    mirrored = " / ".join(" ".join(reversed(row)) for row in rows)
+    flipped = " / ".join(" ".join(row) for row in reversed(rows))
+    transposed = " / ".join(" ".join(column) for column in zip(*rows, strict=True))
+    for text in (mirrored, flipped, transposed):
+        assert held(cover, text) == {"goal512"}, text
+
+
+def test_boards_outside_the_formation(cover) -> None:
+    # Row 1 rising toward the corner; a hole in the block; two equal frozen
+    # neighbours; a 512 on (1,2) over goal 256's cap; the block's own goal
+    # (one below 512) too small for goal 512.
+    assert held(cover, "32768 16384 8192 . / 2048 4096 . . / . . . . / . . . .") == set()
+    assert held(cover, "32768 . 8192 . / 4096 2048 . . / . . . . / . . . .") == set()
+    assert held(cover, "32768 16384 16384 . / 4096 2048 . . / . . . . / . . . .") == set()
+    assert held(cover, "32768 16384 8192 . / 4096 2048 512 . / . . . . / . . . .") == {
+        "goal512", "goal512-row3-64", "goal512-row2-128"}
+    assert held(cover, "32768 16384 8192 . / 4096 512 . . / 64 . . . / 32 . . .") == {"goal256"}
