@@ -24,6 +24,7 @@ from solve2048.batch import (
 )
 from solve2048.board import Board
 from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
+from solve2048.cli.interrupt import terminate_as_interrupt
 from solve2048.cli.params import BOARD, OUTPUT, SEED, InputError, close_quietly, game_settings_options
 from solve2048.cli.plot import plot_option_callback, write_plot
 from solve2048.cli.render import danger_text
@@ -117,9 +118,9 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
     """Play many seeded games and print the statistics the field publishes.
 
     With --out, every finished game is written at once; running the same command
-    again resumes, playing only the seeds not yet in the file. Ctrl-C keeps every
-    finished game (exit code 130); so does a write to --out that fails (a full
-    disk): the batch stops at once, exit code 1.
+    again resumes, playing only the seeds not yet in the file. Ctrl-C (or
+    SIGTERM) keeps every finished game (exit code 130); so does a write to --out
+    that fails (a full disk): the batch stops at once, exit code 1.
     """
     if seed + games - 1 > MAX_SEED:
         raise click.BadParameter("seed + games must stay below 2**64", param_hint="'--seed'")
@@ -168,10 +169,11 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
     interrupted = False
     failure = None
     try:
-        if scheduler:
-            run_cluster(todo, batch_settings, scheduler, on_rows)
-        else:
-            run_local(todo, batch_settings, jobs, on_rows)
+        with terminate_as_interrupt():
+            if scheduler:
+                run_cluster(todo, batch_settings, scheduler, on_rows)
+            else:
+                run_local(todo, batch_settings, jobs, on_rows)
     except KeyboardInterrupt:
         interrupted = True
     except BatchError as error:

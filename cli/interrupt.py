@@ -9,8 +9,11 @@ search dies with the process (a daemon thread).
 
 from __future__ import annotations
 
+import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -34,3 +37,23 @@ def interruptible(call: Callable[[], T]) -> T:
     if "error" in outcome:
         raise outcome["error"]  # type: ignore[misc]
     return outcome["value"]  # type: ignore[return-value]
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Within it, SIGTERM (kill, timeout, a service manager) stops the command
+    as Ctrl-C does: a batch then stops its workers and keeps what is done,
+    where the default action would end the caller alone and leave its workers
+    playing on. Only the main thread can set a handler; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -101,7 +101,7 @@ def test_lines_without_prune_were_played_at_the_old_fixed_prune(tmp_path: Path) 
     assert len(out.read_text().splitlines()) == 2
 
 
-@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGKILL, -signal.SIGKILL)])
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 130), (signal.SIGKILL, -signal.SIGKILL)])
 def test_interrupted_batch_resumes_without_loss_or_duplicates(tmp_path: Path, sig, code) -> None:
     out = tmp_path / "r.jsonl"
     proc = subprocess.Popen([*BATCH, "-n", "400", "-d", "3", "-j", "2", "-o", str(out), "--json"],
@@ -117,6 +117,7 @@ def test_interrupted_batch_resumes_without_loss_or_duplicates(tmp_path: Path, si
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == code, err
     assert "Traceback" not in err
+    assert _session_ends(proc.pid), "worker processes outlived the batch"
     kept = load(str(out), repair=False).rows
     assert 3 <= len(kept) < 400
     result = subprocess.run([*BATCH, "-n", "12", "-d", "3", "-o", str(out), "--json"],
@@ -126,6 +127,19 @@ def test_interrupted_batch_resumes_without_loss_or_duplicates(tmp_path: Path, si
     assert len(seeds) == len(set(seeds))                      # nothing twice
     assert set(range(12)) <= set(seeds)                       # nothing lost
     assert json.loads(result.stdout)["games"] == len(seeds)   # the summary covers the file
+
+
+def _session_ends(session: int, seconds: float = 10.0) -> bool:
+    """True once no process is left in the batch's session (its workers and
+    fork server included), within ``seconds``."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            os.killpg(session, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def _children(pid: int) -> list[int]:
