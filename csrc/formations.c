@@ -27,10 +27,13 @@ static int block_order(int frozen, int order[16])
 }
 
 /* The entry shape's cap on free cell `cell`, given the goal rank g: the goal
- * itself on its cell, two below on the bottom row, one below elsewhere. */
+ * itself on its cell, two below on the bottom row (at most
+ * EG_ENTRY_BOTTOM_CAP from goal EG_ENTRY_LOW_BOTTOM on), one below elsewhere. */
 static int entry_cap(int cell, int goal)
 {
-    return cell == EG_ENTRY_GOAL_CELL ? goal : cell >= 12 ? goal - 2 : goal - 1;
+    if (cell == EG_ENTRY_GOAL_CELL) return goal;
+    if (cell >= 12) return goal >= EG_ENTRY_LOW_BOTTOM ? EG_ENTRY_BOTTOM_CAP : goal - 2;
+    return goal - 1;
 }
 
 /* 1 when (shape, frozen, goal) names a formation with a table. */

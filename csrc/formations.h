@@ -83,6 +83,13 @@
 #define EG_ENTRY_FROZEN 5
 #define EG_ENTRY_GOAL_CELL 6   /* (1,2): the block's cell an entry table fills */
 #define EG_ENTRY_MIN_GOAL 3
+/* From goal 512 on, the bottom row is capped at 16, not g-2. The tables AI's
+ * big table, goal 512 with 128 on the bottom row, has 21.8 billion entries
+ * (43.5 GB); with 16 it has 3.3 billion (6.6 GB), and in real depth-5 games
+ * it holds 93% of the boards the wider caps hold (bench/entry_cover.py,
+ * bench/RESULTS.md "A goal-512 entry table in 6.6 GB"). */
+#define EG_ENTRY_LOW_BOTTOM 9
+#define EG_ENTRY_BOTTOM_CAP 4
 
 #define EG_MIN_FROZEN 6     /* 10 free cells */
 #define EG_MAX_FROZEN 13    /* 3 free cells */

@@ -209,21 +209,12 @@ static void probe_chain(const s2048_tableset *ts, board_t b, int s, s2048_probe 
     consider(ts, EG_CHAIN, EG_CHAIN_FROZEN, t, b, s, best);
 }
 
-/* Tries the entry formation on one orientation of the board. */
-static void probe_entry(const s2048_tableset *ts, board_t b, int s, s2048_probe *best)
+/* Tries the entry table of goal g (and the one of goal g + 1) on an
+ * orientation whose frozen tiles probe_entry has checked. Returns 1 when the
+ * search is to be left alone or a table held the board, else 0. */
+static int probe_entry_goal(const s2048_tableset *ts, board_t b, int s, int g, s2048_probe *best)
 {
-    if (!ts->entry_top) return;
-    int g = (board_at(b, 1, 1) < board_at(b, 0, 2) ? board_at(b, 1, 1) : board_at(b, 0, 2)) - 1;
-    if (g > ts->entry_top) g = ts->entry_top;
-    if (g < EG_ENTRY_MIN_GOAL || !ts->table[EG_ENTRY][EG_ENTRY_FROZEN][g]) return;
-    /* The frozen tiles: none empty, no two neighbours equal, the lower row
-     * falling away from the corner (so (1,0), beside the free (2,0), is above
-     * its cap g-1), and (1,1) unlike (0,2). (1,1) and (0,2) are above g by
-     * the choice of g. */
-    if (!block_distinct(b, 2, EG_ENTRY_GOAL_CELL) || board_at(b, 1, 0) <= board_at(b, 1, 1)
-        || board_at(b, 1, 1) == board_at(b, 0, 2))
-        return;
-    if (eg_entry_ready(b, g)) return;
+    if (eg_entry_ready(b, g)) return 1;
     int within_caps = consider(ts, EG_ENTRY, EG_ENTRY_FROZEN, g, b, s, best);
     /* Free tiles up to g (g - 1 on the bottom row), one rank over the caps of
      * g's table but still below every frozen tile, are within the caps of the
@@ -234,7 +225,28 @@ static void probe_entry(const s2048_tableset *ts, board_t b, int s, s2048_probe 
      * gained 112,400 at depth 3 and 56,100 at depth 4, on 300 paired seeds
      * (bench/RESULTS.md, "Entry tables"). */
     if (!within_caps && g < ts->entry_top && board_at(b, 1, 2) <= g)
-        consider(ts, EG_ENTRY, EG_ENTRY_FROZEN, g + 1, b, s, best);
+        within_caps = consider(ts, EG_ENTRY, EG_ENTRY_FROZEN, g + 1, b, s, best);
+    return within_caps;
+}
+
+/* Tries the entry formation on one orientation of the board. */
+static void probe_entry(const s2048_tableset *ts, board_t b, int s, s2048_probe *best)
+{
+    if (!ts->entry_top) return;
+    int own = (board_at(b, 1, 1) < board_at(b, 0, 2) ? board_at(b, 1, 1) : board_at(b, 0, 2)) - 1;
+    /* The frozen tiles: none empty, no two neighbours equal, the lower row
+     * falling away from the corner (so (1,0), beside the free (2,0), is above
+     * its cap g-1), and (1,1) unlike (0,2). (1,1) and (0,2) are above g by
+     * the choice of g. */
+    if (!block_distinct(b, 2, EG_ENTRY_GOAL_CELL) || board_at(b, 1, 0) <= board_at(b, 1, 1)
+        || board_at(b, 1, 1) == board_at(b, 0, 2))
+        return;
+    /* The board is played toward the highest goal up to its own with a table
+     * attached. If its free tiles are over that table's caps (and those of
+     * the table one goal up, below), a lower table may still hold them: the
+     * goal-512 table caps its bottom row at 16, the goal-128 table at 32. */
+    for (int g = own < ts->entry_top ? own : ts->entry_top; g >= EG_ENTRY_MIN_GOAL; g--)
+        if (ts->table[EG_ENTRY][EG_ENTRY_FROZEN][g] && probe_entry_goal(ts, b, s, g, best)) return;
 }
 
 int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *out)

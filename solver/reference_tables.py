@@ -95,11 +95,18 @@ def entry_ready(cells: list[int], goal: int) -> bool:
         or (is_(2, 2, h) and (is_(2, 1, h) or is_(3, 2, h) or is_(2, 3, h))))
 
 
+# From goal 512 on, the entry formation's bottom row is capped at 16, not
+# two below the goal (csrc/formations.h, EG_ENTRY_LOW_BOTTOM).
+ENTRY_LOW_BOTTOM = 9
+ENTRY_BOTTOM_CAP = 4
+
+
 def entry_caps(goal: int) -> dict[int, int]:
     """The highest rank each free cell of the entry formation may hold, in
     free-cell order: the goal on (1,2), one below it elsewhere, two below on
-    the bottom row."""
-    return {cell: goal if cell == ENTRY_GOAL_CELL else goal - 2 if cell >= 12 else goal - 1
+    the bottom row (16 from goal 512 on)."""
+    bottom = ENTRY_BOTTOM_CAP if goal >= ENTRY_LOW_BOTTOM else goal - 2
+    return {cell: goal if cell == ENTRY_GOAL_CELL else bottom if cell >= 12 else goal - 1
             for cell in cell_order(ENTRY, 5)[1]}
 
 

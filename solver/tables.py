@@ -159,6 +159,7 @@ OPTIONAL_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(9, g, 1) for g in range(5, 11)),
     *(TableSpec(6, g, 1) for g in range(5, 8)),
     TableSpec(5, 8, ENTRY),
+    TableSpec(5, 9, ENTRY),
 )
 KNOWN_SPECS = DEFAULT_SPECS + OPTIONAL_SPECS
 

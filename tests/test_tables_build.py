@@ -116,3 +116,18 @@ def test_a_block_counts_the_goal_on_either_target():
     for cells, direction in ((right, 0), (below, 2)):
         entry = int(table[formation_index(9, goal, cells, shape=1)])
         assert entry >> 2 == 16383 and entry & 3 == direction
+
+
+@pytest.mark.parametrize("goal", range(3, 10))
+def test_the_entry_caps_are_the_oracles_up_to_goal_512(goal):
+    # From goal 512 on the bottom row is capped at 16 (csrc/formations.h): the
+    # goal-512 table has 3.3 billion entries instead of the 21.8 billion that
+    # 128 on the bottom row would need. C and the oracle must agree on every cap.
+    from solve2048.engine import lib
+
+    caps = free_caps(5, goal, ENTRY)
+    assert TableSpec(5, goal, ENTRY).entries == int(np.prod([cap + 1 for cap in caps.values()], dtype=object))
+    assert lib.s2048_table_max_sum(ENTRY, 5, goal) == sum(1 << cap for cap in caps.values())
+    bottom = {caps[cell] for cell in (12, 13, 14, 15)}
+    assert bottom == ({4} if goal >= 9 else {goal - 2})
+    assert caps[6] == goal and {caps[c] for c in (3, 7, 8, 9, 10, 11)} == {goal - 1}

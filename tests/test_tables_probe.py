@@ -8,6 +8,7 @@ import pytest
 from helpers import formation_cells, formation_index
 
 from solve2048 import Board, reference
+from solve2048.moves import Move
 from solve2048.reference_tables import PATH, chain_ready, entry_ready, free_caps
 from solve2048.tables import CHAIN, DEFAULT_MIN_BY_SHAPE, ENTRY, TableSet, TableSpec
 from solve2048.tables_build import compute
@@ -183,3 +184,39 @@ def test_chain_and_entry_tables_keep_thresholds_of_their_own():
     assert TableSet({}, 0.5, {}).min_by_shape == {0: 0.5, 1: 0.5, 2: 0.5, 3: 0.5}
     with pytest.raises(ValueError):
         TableSet({}, 0.5, {CHAIN: 1.5})
+
+
+def test_an_entry_board_is_played_toward_the_highest_goal_built_up_to_its_own(built_table):
+    # Tables of goals 8 and 32, none of 16: the block 512 256 128 / 64 32 has
+    # goal 16 of its own, so the goal-8 table plays it (the goal-32 table
+    # could let its goal tile merge into the block's 32).
+    low, high = TableSpec(5, 3, ENTRY), TableSpec(5, 5, ENTRY)
+    tables = TableSet({low: built_table(low), high: built_table(high)}, 0.0, {ENTRY: 0.0})
+    board = Board.from_cells(formation_cells(5, 4, {6: 4, 3: 2, 15: 2}, shape=ENTRY))
+    assert tables.probe(board).spec == low
+    only_high = TableSet({high: built_table(high)}, 0.0, {ENTRY: 0.0})
+    assert only_high.probe(board) is None
+
+
+def test_a_board_over_the_goal_512_tables_bottom_caps_falls_to_the_goal_128_table(tmp_path):
+    # The goal-512 table caps its bottom row at 16, the goal-128 table at 32: a
+    # 32 there leaves the board to the goal-128 table. The two tables are
+    # sparse files of zeros (6.6 and 2.4 GB on disk, a few pages in memory)
+    # with one answer written where each board stands.
+    top, lower = TableSpec(5, 9, ENTRY), TableSpec(5, 7, ENTRY)
+    arrays = {}
+    for spec in (top, lower):
+        path = tmp_path / spec.filename
+        with open(path, "wb") as file:
+            file.truncate(2 * spec.entries)
+        arrays[spec] = np.memmap(path, dtype=np.uint16, mode="r+", shape=(spec.entries,))
+    within = formation_cells(5, 9, {6: 128, 3: 64, 12: 16}, shape=ENTRY)
+    over = formation_cells(5, 9, {6: 128, 3: 64, 12: 32}, shape=ENTRY)
+    sure_right = (16383 << 2) | int(Move.RIGHT)   # a move that changes both boards
+    arrays[top][formation_index(5, 9, within, ENTRY)] = sure_right
+    arrays[lower][formation_index(5, 7, over, ENTRY)] = sure_right
+    tables = TableSet(dict(arrays), 0.0, {ENTRY: 0.0})
+    assert tables.probe(Board.from_cells(within)).spec == top
+    assert tables.probe(Board.from_cells(over)).spec == lower
+    only_top = TableSet({top: arrays[top]}, 0.0, {ENTRY: 0.0})
+    assert only_top.probe(Board.from_cells(over)) is None
