@@ -20,6 +20,7 @@ import sys
 
 from solve2048 import SearchSettings
 from solve2048.board import Board
+from solve2048.reference_tables import symmetry
 from solve2048.selfplay import Game
 from solve2048.tables import load
 
@@ -37,21 +38,14 @@ FORMATIONS = {
 BESIDE = [(0, 3), (1, 3), (2, 0), (2, 1), (2, 2), (2, 3)]
 
 
-def grid(board: Board) -> list[list[int]]:
-    ranks = [0 if v == 0 else v.bit_length() - 1 for v in board.cells]
+def grid(cells: list[int]) -> list[list[int]]:
+    ranks = [0 if v == 0 else v.bit_length() - 1 for v in cells]
     return [ranks[4 * r:4 * r + 4] for r in range(4)]
 
 
-def oriented(g: list[list[int]], symmetry: int) -> list[list[int]]:
-    """The 8 symmetries as csrc/tables_probe.c numbers them: bit 0 mirrors
-    left-right, bit 1 flips top-bottom, bit 2 then transposes."""
-    if symmetry & 1:
-        g = [row[::-1] for row in g]
-    if symmetry & 2:
-        g = g[::-1]
-    if symmetry & 4:
-        g = [list(column) for column in zip(*g, strict=True)]
-    return g
+def orientations(board: Board) -> list[list[list[int]]]:
+    """The board's ranks under the 8 symmetries of the look-up."""
+    return [grid(symmetry(list(board.cells), s)) for s in range(8)]
 
 
 def holds(g: list[list[int]], goal: int, beside: int, bottom: int) -> bool:
@@ -79,9 +73,9 @@ def count_game(seed: int, settings: SearchSettings) -> dict[str, object]:
             answer = tables.probe(board)
             counts["moves"] += 1
             counts["covered"] += answer is not None
-            g = grid(board)
+            grids = orientations(board)
             for name, caps in FORMATIONS.items():
-                if any(holds(oriented(g, s), *caps) for s in range(8)):
+                if any(holds(g, *caps) for g in grids):
                     counts[name] = counts.get(name, 0) + 1
                     key = f"{name} by {answer.spec.label}" if answer is not None else f"{name} newly"
                     covered_by[key] = covered_by.get(key, 0) + 1

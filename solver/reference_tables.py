@@ -34,6 +34,19 @@ ENTRY = 3
 ENTRY_GOAL_CELL = 6   # (1,2): the block's cell that an entry table fills
 
 
+def symmetry(cells: list[int], s: int) -> list[int]:
+    """The board under symmetry s as csrc/tables_probe.c numbers them: bit 0
+    mirrors left-right, bit 1 flips top-bottom, bit 2 then transposes."""
+    grid = [cells[4 * r:4 * r + 4] for r in range(4)]
+    if s & 1:
+        grid = [row[::-1] for row in grid]
+    if s & 2:
+        grid = grid[::-1]
+    if s & 4:
+        grid = [list(col) for col in zip(*grid, strict=True)]
+    return [v for row in grid for v in row]
+
+
 def cell_order(shape: int, frozen: int) -> tuple[list[int], list[int], list[int]]:
     """The frozen cells (anchor last), the free cells and the target cells of a formation."""
     if shape == 0:

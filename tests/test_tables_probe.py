@@ -9,20 +9,9 @@ from helpers import formation_cells, formation_index
 
 from solve2048 import Board, reference
 from solve2048.moves import Move
-from solve2048.reference_tables import PATH, chain_ready, entry_ready, free_caps
+from solve2048.reference_tables import PATH, chain_ready, entry_ready, free_caps, symmetry
 from solve2048.tables import CHAIN, DEFAULT_MIN_BY_SHAPE, ENTRY, TableSet, TableSpec
 from solve2048.tables_build import compute
-
-
-def _symmetry(cells: list[int], s: int) -> list[int]:
-    grid = [cells[4 * r:4 * r + 4] for r in range(4)]
-    if s & 1:
-        grid = [row[::-1] for row in grid]
-    if s & 2:
-        grid = grid[::-1]
-    if s & 4:
-        grid = [list(col) for col in zip(*grid, strict=True)]
-    return [v for row in grid for v in row]
 
 
 def _table_answer(table, frozen: int, goal: int, shape: int, cells: list[int]) -> list[int]:
@@ -51,15 +40,15 @@ def test_probe_agrees_with_the_table_under_all_eight_symmetries(frozen, goal, sh
         if (frozen, shape) == (9, 1):
             # The 3x3 block is its own transpose: the board matches it twice,
             # with equal probabilities, and either best move may be played.
-            transposed = _symmetry(cells, 4)
-            answers.append(_symmetry(_table_answer(table, frozen, goal, shape, transposed), 4))
+            transposed = symmetry(cells, 4)
+            answers.append(symmetry(_table_answer(table, frozen, goal, shape, transposed), 4))
         for s in range(8):
-            image = _symmetry(cells, s)
+            image = symmetry(cells, s)
             found = tables.probe(Board.from_cells(image))
             assert found is not None and found.spec == spec
             assert found.probability == pytest.approx((entry >> 2) / 16383, abs=0)
             moved, _ = reference.move(image, found.move.name.lower())
-            assert moved in [_symmetry(after, s) for after in answers]
+            assert moved in [symmetry(after, s) for after in answers]
         checked += 1
     assert checked > 50
 
