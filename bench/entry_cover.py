@@ -38,14 +38,13 @@ FORMATIONS = {
 BESIDE = [(0, 3), (1, 3), (2, 0), (2, 1), (2, 2), (2, 3)]
 
 
-def grid(cells: list[int]) -> list[list[int]]:
-    ranks = [0 if v == 0 else v.bit_length() - 1 for v in cells]
-    return [ranks[4 * r:4 * r + 4] for r in range(4)]
-
-
 def orientations(board: Board) -> list[list[list[int]]]:
-    """The board's ranks under the 8 symmetries of the look-up."""
-    return [grid(symmetry(list(board.cells), s)) for s in range(8)]
+    """The board's ranks, row by row, under the 8 symmetries of the look-up."""
+    grids = []
+    for s in range(8):
+        ranks = symmetry(list(board.exponents), s)
+        grids.append([ranks[4 * r:4 * r + 4] for r in range(4)])
+    return grids
 
 
 def holds(g: list[list[int]], goal: int, beside: int, bottom: int) -> bool:

@@ -1,12 +1,14 @@
 """Helpers the test files import (``from helpers import ...``): the known-answer
 files, boards one move from the end, random boards, a solver's game as a record,
-and the user-state variables the session isolates. Fixtures and hooks live in
+a script of bench/ as a module, and the user-state variables the session isolates. Fixtures and hooks live in
 conftest.py."""
 
 from __future__ import annotations
 
+import importlib.util
 import signal
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -110,3 +112,13 @@ def one_error_line(result) -> str:
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("solve2048: error: ") and "Traceback" not in result.output
     return lines[0]
+
+
+def bench_module(name: str) -> ModuleType:
+    """bench/NAME.py loaded as a module (bench/ is not a package)."""
+    path = Path(__file__).resolve().parent.parent / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -4,23 +4,15 @@ follows from docs/endgame-tables.md."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from helpers import bench_module
 
 from solve2048 import Board
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def cover():
-    spec = importlib.util.spec_from_file_location("entry_cover", ROOT / "bench" / "entry_cover.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("entry_cover")
 
 
 # The block 32768 16384 8192 / 4096 2048: its own goal is one below the smaller

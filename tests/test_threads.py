@@ -323,13 +323,10 @@ def test_split_order_experiment_still_patches_the_search() -> None:
     """bench/split_order.py measures the task order on a patched copy of
     csrc/search.c; each of its patches must still match exactly once, or the
     figures of docs/search.md could no longer be made again."""
-    import importlib.util
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
-    spec = importlib.util.spec_from_file_location("split_order", root / "bench" / "split_order.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    search = (root / "csrc" / "search.c").read_text(encoding="utf-8")
+    from helpers import bench_module
+
+    module = bench_module("split_order")
+    search = (Path(__file__).resolve().parent.parent / "csrc" / "search.c").read_text(encoding="utf-8")
     assert [search.count(old) for old, _ in module.PATCHES] == [1] * len(module.PATCHES)
