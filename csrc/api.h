@@ -159,18 +159,16 @@ typedef struct {
     int shape;            /* the formation (shape, frozen cells) and goal rank of that table */
     int frozen;
     int goal;
-    int trusted;          /* 1 when probability reaches the set's threshold for that shape */
+    int trusted;          /* 1 when probability reaches that table's threshold */
 } s2048_probe;
 
 s2048_tableset *s2048_tableset_new(void);
 void s2048_tableset_free(s2048_tableset *ts);
-/* Attaches a finished table; its memory stays the caller's and must outlive
- * the set. Returns 0, or -1 for a bad argument or a wrong entry count. */
+/* Attaches a finished table, whose answers are trusted from success
+ * probability min_prob (0..1) on; its memory stays the caller's and must
+ * outlive the set. Returns 0, or -1 for a bad argument or a wrong entry count. */
 int s2048_tableset_add(s2048_tableset *ts, int shape, int frozen, int goal,
-                       const uint16_t *table, size_t entries);
-/* Sets the least success probability trusted from tables of one shape
- * (default 0). Returns 0, or -1 for a bad argument. */
-int s2048_tableset_set_min_prob(s2048_tableset *ts, int shape, double p);
+                       const uint16_t *table, size_t entries, double min_prob);
 /* Looks board up under its 8 symmetries in every attached table that covers
  * it and keeps the best answer: a trusted one before any other, then the
  * highest success probability. Returns 1 when some table covers the board,

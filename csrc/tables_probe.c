@@ -51,7 +51,8 @@ static int direction_back(int s, int dir)
 struct s2048_tableset {
     const uint16_t *table[EG_SHAPES][EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
     formation form[EG_SHAPES][EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
-    double min_prob[EG_SHAPES];   /* the least probability trusted, per shape */
+    /* the least probability at which each table's answer is trusted */
+    double min_prob[EG_SHAPES][EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
     int entry_top;                /* the highest entry goal attached, 0 = none */
 };
 
@@ -60,21 +61,16 @@ s2048_tableset *s2048_tableset_new(void) { return calloc(1, sizeof(s2048_tablese
 void s2048_tableset_free(s2048_tableset *ts) { free(ts); }
 
 int s2048_tableset_add(s2048_tableset *ts, int shape, int frozen, int goal,
-                       const uint16_t *table, size_t entries)
+                       const uint16_t *table, size_t entries, double min_prob)
 {
     formation f;
-    if (!ts || !table || eg_formation_init(&f, shape, frozen, goal) != 0 || entries != f.entries)
+    if (!ts || !table || eg_formation_init(&f, shape, frozen, goal) != 0 || entries != f.entries
+        || !(min_prob >= 0.0 && min_prob <= 1.0))
         return -1;
     ts->form[shape][frozen][goal] = f;
     ts->table[shape][frozen][goal] = table;
+    ts->min_prob[shape][frozen][goal] = min_prob;
     if (shape == EG_ENTRY && goal > ts->entry_top) ts->entry_top = goal;
-    return 0;
-}
-
-int s2048_tableset_set_min_prob(s2048_tableset *ts, int shape, double p)
-{
-    if (!ts || shape < 0 || shape >= EG_SHAPES || !(p >= 0.0 && p <= 1.0)) return -1;
-    ts->min_prob[shape] = p;
     return 0;
 }
 
@@ -90,7 +86,7 @@ static int consider(const s2048_tableset *ts, int shape, int k, int goal, board_
     if (index < 0) return 0;   /* a free tile over its cap */
     uint16_t entry = table[index];
     double p = eg_entry_prob(entry);
-    int trusted = p >= ts->min_prob[shape];
+    int trusted = p >= ts->min_prob[shape][k][goal];
     /* A trusted answer beats any untrusted one, then the more probable wins. */
     if (entry >> 2 && (best->dir < 0 || trusted > best->trusted
                        || (trusted == best->trusted && p > best->probability))) {

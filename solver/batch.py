@@ -43,11 +43,16 @@ CONNECT_GRACE = 2
 WORKER_WAIT_SECONDS = 30.0
 # What a results line records of its settings, as settings_of reads it: the
 # depth as text, prune, tt_mb, the tables' threshold (None: off), time_ms, the
-# start board, danger and the labels of the tables played with (None: off).
-ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None, int | None, tuple[str, ...] | None]
+# start board, danger, the labels of the tables played with (None: off) and
+# each one's threshold (None: off).
+ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None, int | None, tuple[str, ...] | None,
+                   tuple[float, ...] | None]
 # The tables a line that names none was played with: the default set until
 # the chain table of anchor 1024 joined it (2026-12-01), in TableSet.specs order.
 LEGACY_TABLE_SET = ("entry-11:32", "entry-11:64", "entry-11:128", "chain-10:512")
+# The thresholds of a line that records none (before 2026-12-02): by shape,
+# chain tables from 0, entry tables from 0.9, the others from the line's "tables".
+LEGACY_MIN_BY_SHAPE = {"chain": 0.0, "entry": 0.9}
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,7 @@ class Settings:
     table_min_prob: float = DEFAULT_MIN_PROBABILITY
     table_set: tuple[str, ...] = ()  # the caller's tables (TableSpec.label), in TableSet.specs order:
                                      # every worker must find the same ones
+    table_trust: tuple[float, ...] = ()  # each one's threshold (TableSet.thresholds)
     weights: Weights | None = None  # None: as SearchSettings chooses beside the tables
     start: str | None = None        # every game from this board (its hex), else a new game
     danger: int | None = None       # as SearchSettings.danger
@@ -79,6 +85,7 @@ class Settings:
                    tables_dir=str(tables.directory) if tables is not None else None,
                    table_min_prob=tables.min_probability if tables is not None else DEFAULT_MIN_PROBABILITY,
                    table_set=tuple(spec.label for spec in tables.specs) if tables is not None else (),
+                   table_trust=tables.thresholds if tables is not None else (),
                    weights=search.weights,
                    start=start.hex() if start is not None else None, danger=search.danger)
 
@@ -86,7 +93,7 @@ class Settings:
     def results_key(self) -> ResultsKey:
         """What ``settings_of`` reads from the lines these settings write."""
         return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms, self.start, self.danger,
-                self.table_set_tag)
+                self.table_set_tag, self.table_trust_tag)
 
     def search_settings(self, tables: TableSet | None) -> SearchSettings:
         # One thread a game: a batch plays as many games at once as it has cores.
@@ -107,6 +114,10 @@ class Settings:
             raise InvalidArgumentError(f"expected a table threshold from 0 to 1, got {self.table_min_prob!r}")
         if not isinstance(self.table_set, tuple) or not all(isinstance(label, str) for label in self.table_set):
             raise InvalidArgumentError(f"expected the tables' labels as a tuple of text, got {self.table_set!r}")
+        if (not isinstance(self.table_trust, tuple) or len(self.table_trust) != len(self.table_set)
+                or not all(_is_real(p) and 0 <= p <= 1 for p in self.table_trust)):
+            raise InvalidArgumentError(f"expected a threshold from 0 to 1 for each of the {len(self.table_set)} "
+                                       f"tables, got {self.table_trust!r}")
         if self.start is not None and (not isinstance(self.start, str) or not any(Board.parse(self.start).cells)):
             raise InvalidArgumentError(f"expected a start board in hex with a tile on it, got {self.start!r}")
 
@@ -119,6 +130,11 @@ class Settings:
     def table_set_tag(self) -> tuple[str, ...] | None:
         """Which tables a results line was played with: their labels, or None when off."""
         return self.table_set if self.tables_dir else None
+
+    @property
+    def table_trust_tag(self) -> tuple[float, ...] | None:
+        """Each table's threshold, as a results line records it, or None when off."""
+        return self.table_trust if self.tables_dir else None
 
 
 def _is_real(value: object) -> bool:
@@ -145,6 +161,7 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "tt_mb": settings.tt_mb,
         "tables": settings.tables_tag,
         "table_set": list(settings.table_set_tag) if settings.table_set_tag is not None else None,
+        "table_trust": list(settings.table_trust_tag) if settings.table_trust_tag is not None else None,
         "table_moves": result.table_moves,
         "time_ms": settings.time_ms,
         "danger": settings.danger,
@@ -162,16 +179,27 @@ def _batch_settings(settings: Settings | SearchSettings) -> Settings:
 
 def settings_of(row: dict[str, Any]) -> ResultsKey:
     """The settings a results line was played with (lines without prune, tt_mb,
-    tables, time_ms, danger or table_set were played with the defaults of their
-    time: prune 1e-4, no tables, no time limit, never deeper, the 4-table set)."""
-    table_set = row.get("table_set")
+    tables, time_ms, danger, table_set or table_trust were played with the
+    defaults of their time: prune 1e-4, no tables, no time limit, never deeper,
+    the 4-table set, the thresholds by shape)."""
+    table_set, table_trust = row.get("table_set"), row.get("table_trust")
     if row.get("tables") is None:
-        table_set = None
-    elif table_set is None:
-        table_set = LEGACY_TABLE_SET
+        table_set = table_trust = None
+    else:
+        if table_set is None:
+            table_set = LEGACY_TABLE_SET
+        if table_trust is None:
+            table_trust = [legacy_threshold(label, row["tables"]) for label in table_set]
     return (str(row.get("depth")), row.get("prune", LEGACY_PRUNE), row.get("tt_mb", DEFAULT_TT_MB),
             row.get("tables"), row.get("time_ms"), row.get("start"), row.get("danger"),
-            tuple(table_set) if table_set is not None else None)
+            tuple(table_set) if table_set is not None else None,
+            tuple(table_trust) if table_trust is not None else None)
+
+
+def legacy_threshold(label: str, min_probability: float) -> float:
+    """The threshold a table of ``label`` was played from before lines recorded one."""
+    shape = label.split("-")[0] if "-" in label else "snake"
+    return LEGACY_MIN_BY_SHAPE.get(shape, min_probability)
 
 
 def play_seeds(seeds: list[int], settings: Settings) -> list[dict[str, Any]]:
@@ -202,6 +230,9 @@ def _worker_tables(settings: Settings) -> TableSet | None:
         if found != settings.table_set:
             raise BatchError(f"a worker found the tables {' '.join(found)} in {settings.tables_dir}, not "
                              f"{' '.join(settings.table_set)}; install the same tables on every worker")
+        if tables.thresholds != settings.table_trust:  # another solve2048, with other thresholds
+            raise BatchError(f"a worker plays its tables from {tables.thresholds}, not {settings.table_trust}: "
+                             "does every machine run this solve2048?")
         _loaded_tables[key] = tables
     return _loaded_tables[key]
 

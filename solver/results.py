@@ -26,8 +26,8 @@ from solve2048.settings import MAX_TIME_MS, check_deepening, check_depth
 
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
-          "prune", "tt_mb", "tables", "table_set", "table_moves", "time_ms", "danger", "start", "final_board",
-          "uncovered_moves", "last_covered", "last_probability")
+          "prune", "tt_mb", "tables", "table_set", "table_trust", "table_moves", "time_ms", "danger", "start",
+          "final_board", "uncovered_moves", "last_covered", "last_probability")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -183,6 +183,8 @@ def _check_settings(row: dict[str, Any]) -> None:
         _real(row, "tables", 0, 1)
     if row.get("table_set") is not None:
         _check_table_set(row)
+    if row.get("table_trust") is not None:
+        _check_table_trust(row)
     if row.get("table_moves") is not None:
         _whole(row, "table_moves", 0, row["moves"])
     if row.get("time_ms") is not None:
@@ -210,6 +212,18 @@ def _check_table_set(row: dict[str, Any]) -> None:
                                    f"such as \"chain-10:512\"")
 
 
+def _check_table_trust(row: dict[str, Any]) -> None:
+    """Each table's threshold, in table_set order."""
+    trust, labels = row["table_trust"], row.get("table_set")
+    if labels is None:
+        raise InvalidArgumentError("table_trust gives thresholds, but table_set names no tables")
+    if (not isinstance(trust, list) or len(trust) != len(labels) or not all(
+            not isinstance(p, bool) and isinstance(p, (int, float)) and math.isfinite(p) and 0 <= p <= 1
+            for p in trust)):
+        raise InvalidArgumentError(f"table_trust {str(trust)[:60]!r} is not a list of {len(labels)} "
+                                   f"thresholds from 0 to 1, one for each table of table_set")
+
+
 def _check_final_board(row: dict[str, Any]) -> None:
     """The board a game ended on (hex): a lost board, holding the game's largest
     tile, and from two tiles its tiles add up to what 2 + moves spawns can make."""
@@ -235,7 +249,7 @@ def _check_final_board(row: dict[str, Any]) -> None:
 def check_game(row: object) -> dict[str, Any]:
     """Returns ``row`` if it is a game result the rules allow, else raises
     ValueError naming the first field that is wrong. Fields older lines lack
-    (won, won_at_move, prune, tt_mb, tables, table_set, table_moves, depth, time_ms,
+    (won, won_at_move, prune, tt_mb, tables, table_set, table_trust, table_moves, depth, time_ms,
     danger, start, final_board, uncovered_moves, last_covered, last_probability)
     may be absent."""
     if not isinstance(row, dict):

@@ -9,7 +9,8 @@ anchor; for an entry block the goal tile in the block with a ready pair beside
 it) without moving a frozen tile. ``solve2048 tables build`` computes them once
 (``solve2048.tables_build``); play, batch, hint and game then load them from
 the table directory and take a table's move whenever its probability reaches
-the threshold of its shape (``TableSet.min_by_shape``).
+that table's threshold (``TableSet.threshold``: by shape, and by goal where
+one table is played differently).
 
 A table file is a 64-byte header, then its entries as little-endian uint16::
 
@@ -69,6 +70,14 @@ ENTRY = 3
 # tables' threshold (0.8, 0.9, 0.95) made no measurable difference at depth 3
 # (bench/RESULTS.md, "Which answer is played: thresholds").
 DEFAULT_MIN_BY_SHAPE = {CHAIN: 0.0, ENTRY: 0.9}
+# Tables whose threshold is not their shape's, by (shape, goal rank). The
+# optional goal-512 entry table caps its bottom row at 16, and its answers
+# run low (most of its boards need a 512 built from little): trusted from 0.9
+# like the other entry tables it cost 30,572 +/- 6,494 at depth 5 (300 paired
+# games against the default tables), trusted from 0.1 it gained 19,644 +/-
+# 7,622 and 32768 +4.0 +/- 1.7 points (600; bench/RESULTS.md, "A goal-512
+# entry table in 6.6 GB").
+DEFAULT_MIN_BY_GOAL = {(ENTRY, 9): 0.1}
 
 
 @dataclass(frozen=True, order=True)
@@ -261,7 +270,7 @@ class TableMove:
     move: Move
     probability: float   # of building the goal tile without moving a frozen tile
     spec: TableSpec
-    trusted: bool        # the probability reaches the set's threshold for the table's shape
+    trusted: bool        # the probability reaches the table's threshold (TableSet.threshold)
 
 
 class TableSet:
@@ -270,29 +279,32 @@ class TableSet:
     def __init__(self, tables: dict[TableSpec, Entries],
                  min_probability: float = DEFAULT_MIN_PROBABILITY,
                  min_by_shape: dict[int, float] | None = None,
-                 directory: Path | None = None) -> None:
+                 directory: Path | None = None,
+                 min_by_goal: dict[tuple[int, int], float] | None = None) -> None:
         """``min_probability`` is the threshold of every shape that
         ``min_by_shape`` (default: DEFAULT_MIN_BY_SHAPE) does not name;
-        ``directory`` is where the tables were loaded from (for the workers
-        of a batch, which load them again)."""
+        ``min_by_goal`` (default: DEFAULT_MIN_BY_GOAL) overrides it for the
+        tables of one (shape, goal rank); ``directory`` is where the tables
+        were loaded from (for the workers of a batch, which load them again)."""
         self.directory = directory
         self.min_probability = min_probability
         if not 0.0 <= min_probability <= 1.0:
             raise InvalidArgumentError(f"min_probability must be between 0 and 1, got {min_probability!r}")
         own = DEFAULT_MIN_BY_SHAPE if min_by_shape is None else min_by_shape
         self.min_by_shape = {shape: float(own.get(shape, min_probability)) for shape in range(len(SHAPES))}
+        by_goal = DEFAULT_MIN_BY_GOAL if min_by_goal is None else min_by_goal
+        self.min_by_goal = {key: float(p) for key, p in by_goal.items()}
+        for p in (*self.min_by_shape.values(), *self.min_by_goal.values()):
+            if not 0.0 <= p <= 1.0:
+                raise InvalidArgumentError(f"a table threshold must be between 0 and 1, got {p!r}")
         self._tables = dict(tables)   # keeps the memory the C set points into alive
         self.handle = ffi.gc(lib.s2048_tableset_new(), lib.s2048_tableset_free)
         if self.handle == ffi.NULL:
             raise OutOfMemoryError("cannot allocate a table set")
-        for shape, p in self.min_by_shape.items():
-            if lib.s2048_tableset_set_min_prob(self.handle, shape, p) != 0:
-                raise InvalidArgumentError(f"the threshold of {SHAPES[shape]} tables must be between 0 and 1, "
-                                           f"got {p!r}")
         for spec, entries in self._tables.items():
             pointer = ffi.cast("const uint16_t *", entries.ctypes.data)
             if lib.s2048_tableset_add(self.handle, spec.shape, spec.frozen, spec.goal,
-                                      pointer, entries.size) != 0:
+                                      pointer, entries.size, self.threshold(spec)) != 0:
                 raise InvalidArgumentError(f"table {spec} has {entries.size} entries, expected {spec.entries}")
 
     @property
@@ -301,6 +313,15 @@ class TableSet:
 
     def __len__(self) -> int:
         return len(self._tables)
+
+    def threshold(self, spec: TableSpec) -> float:
+        """The least probability at which ``spec``'s answers replace the search."""
+        return self.min_by_goal.get((spec.shape, spec.goal), self.min_by_shape[spec.shape])
+
+    @property
+    def thresholds(self) -> tuple[float, ...]:
+        """Every table's threshold, in ``specs`` order."""
+        return tuple(self.threshold(spec) for spec in self.specs)
 
     def probe(self, board: Board | int) -> TableMove | None:
         """The best covering table's move and probability, whatever the threshold; None if none covers it."""

@@ -38,8 +38,9 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     assert set(data["score"]) == {"mean", "median", "std", "min", "max"}
     rows = load(str(out)).rows
     assert set(rows[0]) == {"seed", "depth", "score", "max_tile", "moves", "won", "won_at_move",
-                            "seconds", "prune", "tt_mb", "tables", "table_set", "table_moves", "time_ms",
-                            "danger", "start", "final_board", "uncovered_moves", "last_covered", "last_probability"}
+                            "seconds", "prune", "tt_mb", "tables", "table_set", "table_trust", "table_moves",
+                            "time_ms", "danger", "start", "final_board", "uncovered_moves", "last_covered",
+                            "last_probability"}
     assert sorted(r["seed"] for r in rows) == list(range(100, 112))
     # Game i of the batch is the game `play --seed S+i` plays.
     alone = play_game(105, depth=1)
@@ -284,21 +285,47 @@ def test_lines_name_their_tables_and_older_lines_count_as_the_4_table_set() -> N
     from solve2048.selfplay import play_game
 
     five = ("entry-11:32", "entry-11:64", "entry-11:128", "chain-10:512", "chain-10:1024")
-    played = Settings(depth=1, tables_dir="/somewhere", table_set=five)
+    played = Settings(depth=1, tables_dir="/somewhere", table_set=five, table_trust=(0.9, 0.9, 0.9, 0.0, 0.0))
     row = game_row(play_game(0, depth=1), played)
     assert row["table_set"] == list(five) and settings_of(row) == played.results_key
-    old = {k: v for k, v in row.items() if k != "table_set"}   # a line from before the field
-    assert settings_of(old)[-1] == LEGACY_TABLE_SET != settings_of(row)[-1]
-    four = Settings(depth=1, tables_dir="/somewhere", table_set=LEGACY_TABLE_SET)
+    old = {k: v for k, v in row.items() if k not in ("table_set", "table_trust")}  # a line from before both
+    assert settings_of(old)[-2] == LEGACY_TABLE_SET != settings_of(row)[-2]
+    four = Settings(depth=1, tables_dir="/somewhere", table_set=LEGACY_TABLE_SET, table_trust=(0.9, 0.9, 0.9, 0.0))
     assert settings_of(old) == four.results_key
     plain = game_row(play_game(0, depth=1), Settings(depth=1))
-    assert plain["table_set"] is None and settings_of(plain)[-1] is None
+    assert plain["table_set"] is None and settings_of(plain)[-2:] == (None, None)
     assert check_game(row) is row and check_game(plain) is plain
     for bad in ("chain-10:512", ["chain 10"], [1], ["x" * 80], ["8:64"] * 65):
         with pytest.raises(ValueError, match="table_set"):
             check_game(row | {"table_set": bad})
     with pytest.raises(ValueError, match="table_set names tables, but tables is null"):
         check_game(plain | {"table_set": ["chain-10:512"]})
+
+
+def test_lines_record_each_tables_threshold_and_older_lines_count_as_thresholds_by_shape() -> None:
+    from solve2048.batch import game_row, settings_of
+    from solve2048.results import check_game
+    from solve2048.selfplay import play_game
+
+    labels = ("7:64", "entry-11:512", "chain-10:512")
+    trusted_low = Settings(depth=1, tables_dir="/t", table_min_prob=0.8, table_set=labels,
+                           table_trust=(0.8, 0.1, 0.0))
+    row = game_row(play_game(0, depth=1), trusted_low)
+    assert row["table_trust"] == [0.8, 0.1, 0.0] and settings_of(row) == trusted_low.results_key
+    # Before the field, a snake table played from the line's "tables", entry
+    # tables from 0.9 and chain tables from 0, whatever their goal.
+    old = {k: v for k, v in row.items() if k != "table_trust"}
+    by_shape = Settings(depth=1, tables_dir="/t", table_min_prob=0.8, table_set=labels, table_trust=(0.8, 0.9, 0.0))
+    assert settings_of(old) == by_shape.results_key != settings_of(row)
+    assert check_game(row) is row and check_game(old) is old
+    for bad in ([0.8, 0.1], [0.8, 0.1, 1.5], [0.8, 0.1, float("nan")], [0.8, True, 0.0], "0.1"):
+        with pytest.raises(ValueError, match="table_trust"):
+            check_game(row | {"table_trust": bad})
+    with pytest.raises(ValueError, match="table_trust gives thresholds, but table_set names no tables"):
+        check_game(old | {"table_set": None, "table_trust": [0.5]})
+    for bad_trust in ((0.9,), (0.9, 0.9, 2.0), [0.8, 0.1, 0.0]):
+        with pytest.raises(ValueError, match="a threshold from 0 to 1 for each of the 3 tables"):
+            Settings(depth=1, tables_dir="/t", table_set=labels, table_trust=bad_trust)
 
 
 def test_a_file_played_with_other_tables_is_not_resumed(tmp_path: Path) -> None:
@@ -312,5 +339,5 @@ def test_a_file_played_with_other_tables_is_not_resumed(tmp_path: Path) -> None:
                            for r in lines))
     result = invoke("-n", "3", "-d", "1", "-o", str(out))
     assert result.exit_code == 2
-    assert "holds games at depth 1, prune auto, tt-mb 8, tables at 0.9 (entry-11:32 entry-11:64 " \
-           "entry-11:128 chain-10:512); this run is depth 1, prune auto, tt-mb 8, no tables" in result.output
+    assert "holds games at depth 1, prune auto, tt-mb 8, tables at 0.9 (entry-11:32@0.9 entry-11:64@0.9 " \
+           "entry-11:128@0.9 chain-10:512@0); this run is depth 1, prune auto, tt-mb 8, no tables" in result.output

@@ -68,7 +68,8 @@ def test_the_search_beside_tables_plays_the_tables_heuristic(small_tables):
 def test_a_batch_worker_without_the_tables_stops_the_batch(tmp_path):
     from solve2048.batch import BatchError, Settings, play_seeds
 
-    settings = Settings(depth=1, tables_dir=str(tmp_path), table_set=("entry-11:32", "entry-11:64", "chain-10:512"))
+    settings = Settings(depth=1, tables_dir=str(tmp_path), table_set=("entry-11:32", "entry-11:64", "chain-10:512"),
+                        table_trust=(0.9, 0.9, 0.0))
     with pytest.raises(BatchError, match="found 0 of the 3 endgame tables"):
         play_seeds([0], settings)
 
@@ -81,9 +82,15 @@ def test_a_batch_worker_with_other_tables_stops_the_batch(tmp_path, built_table)
 
     spec = TableSpec(9, 5, 1)   # block-7:32, 78,125 entries
     save(spec, built_table(spec), tmp_path)
-    settings = Settings(depth=1, tables_dir=str(tmp_path), table_set=("block-7:64",))
+    settings = Settings(depth=1, tables_dir=str(tmp_path), table_set=("block-7:64",), table_trust=(0.9,))
     with pytest.raises(BatchError, match=r"found the tables block-7:32 in .*, not block-7:64"):
         play_seeds([0], settings)
-    same = Settings(depth=1, tables_dir=str(tmp_path), table_set=("block-7:32",))
+    # The same table, played from another threshold than the caller's (a
+    # worker running another solve2048).
+    other = Settings(depth=1, tables_dir=str(tmp_path), table_set=("block-7:32",), table_trust=(0.5,))
+    with pytest.raises(BatchError, match=r"plays its tables from \(0.9,\), not \(0.5,\)"):
+        play_seeds([0], other)
+    same = Settings(depth=1, tables_dir=str(tmp_path), table_set=("block-7:32",), table_trust=(0.9,))
     [row] = play_seeds([0], same)
     assert row["table_set"] == ["block-7:32"] and row["tables"] == same.table_min_prob
+    assert row["table_trust"] == [0.9]

@@ -10,7 +10,7 @@ from helpers import formation_cells, formation_index
 from solve2048 import Board, reference
 from solve2048.moves import Move
 from solve2048.reference_tables import PATH, chain_ready, entry_ready, free_caps, symmetry
-from solve2048.tables import CHAIN, DEFAULT_MIN_BY_SHAPE, ENTRY, TableSet, TableSpec
+from solve2048.tables import CHAIN, DEFAULT_MIN_BY_GOAL, DEFAULT_MIN_BY_SHAPE, ENTRY, TableSet, TableSpec
 from solve2048.tables_build import compute
 
 
@@ -173,6 +173,38 @@ def test_chain_and_entry_tables_keep_thresholds_of_their_own():
     assert TableSet({}, 0.5, {}).min_by_shape == {0: 0.5, 1: 0.5, 2: 0.5, 3: 0.5}
     with pytest.raises(ValueError):
         TableSet({}, 0.5, {CHAIN: 1.5})
+
+
+def test_one_goals_table_keeps_a_threshold_of_its_own(built_table):
+    # Two entry tables, goals 8 and 16: the goal-16 table trusted from 0.1, the
+    # goal-8 table from its shape's 0.9. Boards each table answers with a
+    # probability from 0.1 to 0.9 are trusted from the one and not the other.
+    low, high = TableSpec(5, 3, ENTRY), TableSpec(5, 4, ENTRY)
+    tables = TableSet({low: built_table(low), high: built_table(high)}, 0.5, {ENTRY: 0.9},
+                      min_by_goal={(ENTRY, 4): 0.1})
+    assert (tables.threshold(low), tables.threshold(high)) == (0.9, 0.1)
+    assert tables.thresholds == (0.9, 0.1)
+    rng = np.random.default_rng(11)
+    trusted_by_goal = {3: set(), 4: set()}
+    for _ in range(3000):
+        goal = int(rng.choice([3, 4]))
+        free = {cell: int(rng.choice([0, 0] + [1 << r for r in range(1, cap + 1)]))
+                for cell, cap in free_caps(5, goal, ENTRY).items()}
+        found = tables.probe(Board.from_cells(formation_cells(5, goal, free, shape=ENTRY)))
+        if found is not None and 0.1 <= found.probability < 0.9:
+            trusted_by_goal[found.spec.goal].add(found.trusted)
+    assert trusted_by_goal == {3: {False}, 4: {True}}
+
+
+def test_the_goal_512_entry_table_is_trusted_from_0_1_and_the_other_entry_tables_from_0_9():
+    tables = TableSet({}, min_probability=0.5)
+    assert DEFAULT_MIN_BY_GOAL == {(ENTRY, 9): 0.1}
+    assert [tables.threshold(TableSpec(5, goal, ENTRY)) for goal in (5, 7, 8, 9)] == [0.9, 0.9, 0.9, 0.1]
+    assert tables.threshold(TableSpec(6, 9, CHAIN)) == 0.0 and tables.threshold(TableSpec(9, 9, 1)) == 0.5
+    assert TableSet({}, 0.5, min_by_goal={}).threshold(TableSpec(5, 9, ENTRY)) == 0.9
+    for bad in (-0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="a table threshold must be between 0 and 1"):
+            TableSet({}, 0.5, min_by_goal={(ENTRY, 9): bad})
 
 
 def test_an_entry_board_is_played_toward_the_highest_goal_built_up_to_its_own(built_table):
