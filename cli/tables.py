@@ -13,7 +13,17 @@ import click
 
 from solve2048.cli.params import ParamType
 from solve2048.cli.render import duration
-from solve2048.tables import DEFAULT_SPECS, ENV_DIR, KNOWN_SPECS, SHAPES, TableSpec, default_dir, installed_specs, scan
+from solve2048.tables import (
+    DEFAULT_SPECS,
+    ENV_DIR,
+    KNOWN_SPECS,
+    SHAPES,
+    TableSet,
+    TableSpec,
+    default_dir,
+    installed_specs,
+    scan,
+)
 from solve2048.tables_build import BuildReport, build_all
 
 DIR_OPTION = click.option(
@@ -111,9 +121,10 @@ def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
     """Say which tables are installed, missing or damaged."""
     directory = directory or default_dir()
     files = scan(directory, installed_specs(directory), verify=not no_verify, recheck=True)
+    defaults = TableSet({})   # the thresholds the playing commands use, at their default --table-min-prob
     rows: list[dict[str, Any]] = [{"free_cells": f.spec.free_cells, "goal": 1 << f.spec.goal, "frozen": f.spec.frozen,
              "shape": SHAPES[f.spec.shape], "file": f.spec.filename, "bytes": f.spec.size_bytes,
-             "status": f.status, "problem": f.problem}
+             "trusted_from": defaults.threshold(f.spec), "status": f.status, "problem": f.problem}
             for f in files]
     if as_json:
         click.echo(json.dumps({"directory": str(directory), "tables": rows}))
@@ -121,7 +132,8 @@ def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
     click.echo(f"tables in {directory}:")
     for f, row in zip(files, rows, strict=True):
         click.echo(f"  {row['free_cells']:>2} free cells, {row['shape']:<5} {f.spec.goal_word:<6} "
-                   f"{row['goal']:>4}: {row['status']:<8} {_megabytes(row['bytes']):>9}  {row['file']}")
+                   f"{row['goal']:>4}: {row['status']:<8} {_megabytes(row['bytes']):>9}  "
+                   f"trusted from {row['trusted_from']:<3g}  {row['file']}")
         if row["problem"]:
             # The line above names the file; the problem says what is wrong with it.
             click.echo(f"      {row['problem'].removeprefix(f'{f.path}: ')}")

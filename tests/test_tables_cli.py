@@ -42,6 +42,19 @@ def test_tables_build_info_and_a_damaged_file(tmp_path):
     assert "endgame tables are missing" in result.output
 
 
+def test_tables_info_says_from_which_probability_each_tables_move_is_played(tmp_path):
+    # The goal-512 entry table, optional, shows once its file is there (here a
+    # damaged one): its moves are trusted from 0.1, the other entry tables' from 0.9.
+    (tmp_path / TableSpec(5, 9, ENTRY).filename).write_bytes(b"not a table")
+    rows = _json_of(_run("tables", "info", "--dir", str(tmp_path), "--json", "--no-verify"))["tables"]
+    trusted = {(t["shape"], t["goal"]): t["trusted_from"] for t in rows}
+    assert trusted == {("entry", 32): 0.9, ("entry", 64): 0.9, ("entry", 128): 0.9, ("entry", 512): 0.1,
+                       ("chain", 512): 0.0, ("chain", 1024): 0.0}
+    text = _run("tables", "info", "--dir", str(tmp_path), "--no-verify").output
+    assert "entry goal    512: damaged" in text and "trusted from 0.1  entry05-goal512.egt" in text
+    assert "trusted from 0.9  entry05-goal32.egt" in text and "trusted from 0    chain06-anchor512.egt" in text
+
+
 def test_tables_build_refuses_an_unknown_table(tmp_path):
     result = _run("tables", "build", "--dir", str(tmp_path), "--only", "9:4096")
     assert result.exit_code == 2 and "no table '9:4096'" in result.output
