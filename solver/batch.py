@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,8 @@ from solve2048.tables import load as load_tables
 
 CHUNK_SECONDS = 0.25
 MAX_CHUNK = 1024
+# How often a local worker checks that the batch that started it is still there.
+PARENT_POLL_SECONDS = 0.5
 # Dask's own timeout covers connecting, not the scheduler's answer: a port that
 # accepts and stays silent would hang forever, so the caller stops waiting at
 # CONNECT_SECONDS plus a little.
@@ -237,9 +240,37 @@ def _worker_tables(settings: Settings) -> TableSet | None:
     return _loaded_tables[key]
 
 
-def _ignore_sigint() -> None:
+def _start_worker(batch: int) -> None:
+    """A local worker's first step; ``batch`` is the pid of the batch that started it."""
     # Workers leave Ctrl-C to the parent, which stops them and keeps what is done.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_end_with_batch, args=(batch,), name="solve2048-batch-watch", daemon=True).start()
+
+
+def _end_with_batch(batch: int) -> None:
+    """Ends the worker once its batch is gone. A batch killed outright
+    (SIGKILL) cannot stop its workers, which would play on, unseen, through
+    their game and the chunks queued for them. (Their parent is the fork
+    server, which outlives the batch, so the batch itself is watched.) The
+    games run in C without the GIL, so this thread is woken in time."""
+    while _alive(batch):
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs: it exists and, where /proc tells, is not a zombie."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
 
 
 class _ChunkPlanner:
@@ -272,7 +303,7 @@ def run_local(seeds: Iterable[int], settings: Settings | SearchSettings, jobs: i
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise InvalidArgumentError(f"expected 1 or more worker processes, got {jobs!r}")
     planner = _ChunkPlanner(seeds)
-    executor = cf.ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint,
+    executor = cf.ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),),
                                       mp_context=_worker_context())
     in_flight: set[cf.Future[list[dict[str, Any]]]] = set()
     try:

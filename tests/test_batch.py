@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -128,6 +129,27 @@ def test_interrupted_batch_resumes_without_loss_or_duplicates(tmp_path: Path, si
     assert len(seeds) == len(set(seeds))                      # nothing twice
     assert set(range(12)) <= set(seeds)                       # nothing lost
     assert json.loads(result.stdout)["games"] == len(seeds)   # the summary covers the file
+
+
+def test_workers_end_soon_after_their_batch_is_killed_alone(tmp_path: Path) -> None:
+    # Only the batch is killed, outright: nothing can stop its workers, which
+    # are mid-game (depth 5, about 10 s a game here, and more queued). Each
+    # notices that its parent is gone and ends within a second or so.
+    out = tmp_path / "r.jsonl"
+    # No pipes: workers that lived on would hold them open.
+    proc = subprocess.Popen([*BATCH, "-n", "40", "-d", "5", "-j", "2", "-o", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len([w for child in _children(proc.pid) for w in _children(child)]) < 2:
+        time.sleep(0.05)
+    time.sleep(1.0)   # the workers are into their first game
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=60)
+    ended = _session_ends(proc.pid, seconds=5.0)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)   # whatever is left, so that a failure leaves nothing behind
+    assert ended, "worker processes played on after their batch was killed"
+    assert not out.exists() or len(load(str(out)).rows) < 40
 
 
 def _session_ends(session: int, seconds: float = 10.0) -> bool:
