@@ -165,8 +165,8 @@ DEFAULT_SPECS: tuple[TableSpec, ...] = (
 # at depth 5 it gained nothing measurable, +713 +/- 9,835 over 600 paired games
 # (bench/RESULTS.md, "Toward the big tables"). And the entry block of goal 512
 # with its bottom row capped at 16 (3.3 billion entries, 6.6 GB, 10 minutes and
-# 6.2 GiB to build), the tables AI's big table in a sixth of its size; at the
-# entry tables' threshold of 0.9 it costs 30,572 +/- 6,494 at depth 5
+# 6.2 GiB to build), the tables AI's big table in a sixth of its size; trusted
+# from 0.1 (DEFAULT_MIN_BY_GOAL) it gains 19,644 +/- 7,622 at depth 5
 # (bench/RESULTS.md, "A goal-512 entry table in 6.6 GB").
 OPTIONAL_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(9, g, 1) for g in range(5, 11)),
