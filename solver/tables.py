@@ -74,9 +74,9 @@ DEFAULT_MIN_BY_SHAPE = {CHAIN: 0.0, ENTRY: 0.9}
 # optional goal-512 entry table caps its bottom row at 16, and its answers
 # run low (most of its boards need a 512 built from little): trusted from 0.9
 # like the other entry tables it cost 30,572 +/- 6,494 at depth 5 (300 paired
-# games against the default tables), trusted from 0.1 it gained 19,644 +/-
-# 7,622 and 32768 +4.0 +/- 1.7 points (600; bench/RESULTS.md, "A goal-512
-# entry table in 6.6 GB").
+# games against the default tables), trusted from 0.1 it gained 12,152 +/-
+# 6,197 over 1,000 paired games, and nothing measurable at 32768 (bench/RESULTS.md,
+# "A goal-512 entry table in 6.6 GB" and "The goal-512 table on fresh seeds").
 DEFAULT_MIN_BY_GOAL = {(ENTRY, 9): 0.1}
 
 
@@ -166,8 +166,9 @@ DEFAULT_SPECS: tuple[TableSpec, ...] = (
 # (bench/RESULTS.md, "Toward the big tables"). And the entry block of goal 512
 # with its bottom row capped at 16 (3.3 billion entries, 6.6 GB, 10 minutes and
 # 6.2 GiB to build), the tables AI's big table in a sixth of its size; trusted
-# from 0.1 (DEFAULT_MIN_BY_GOAL) it gains 19,644 +/- 7,622 at depth 5
-# (bench/RESULTS.md, "A goal-512 entry table in 6.6 GB").
+# from 0.1 (DEFAULT_MIN_BY_GOAL) it gains 12,152 +/- 6,197 at depth 5 over
+# 1,000 paired games, 32768 +2.0 +/- 1.4 points, too little for its size
+# (bench/RESULTS.md, "The goal-512 table on fresh seeds").
 OPTIONAL_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(9, g, 1) for g in range(5, 11)),
     *(TableSpec(6, g, 1) for g in range(5, 8)),
