@@ -112,9 +112,17 @@ def deaths_text(d: dict[str, Any]) -> str:
             lines.append(f"{g['max_tile']:>9}  {_shown(g['uncovered_share'], '.1%'):>17}"
                          f"  {_shown(g['never_covered'], '.1%'):>14}"
                          f"  {_shown(g['moves_after_tables'], ',.0f'):>29}  {_shown(g['last_probability'], '.3f'):>6}")
+    if any(g["last_tables"] for g in d["by_max_tile"]):
+        lines.append("died with   last covered by    games   on the losing move   its p   played")
+        for g in d["by_max_tile"]:
+            for i, t in enumerate(g["last_tables"]):
+                tile = f"{g['max_tile']:>9}" if i == 0 else " " * 9
+                lines.append(f"{tile}   {t['table']:<15}  {t['games']:>6,}  {t['on_last_move']:>19.1%}"
+                             f"  {t['probability']:>6.3f}  {t['played']:>6.1%}")
     lines.append("snake: tiles falling in order from a corner; chain below: ranks under the largest all held;")
     lines.append("big pairs: tiles of 256 or more held twice (means per game); no table covered: the share of")
-    lines.append("moves played on a board no endgame table covered")
+    lines.append("moves played on a board no endgame table covered; last covered by: the table that covered")
+    lines.append("the last covered board, and played: the share of those games in which it chose that move")
     return "\n".join(lines)
 
 

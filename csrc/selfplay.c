@@ -104,10 +104,15 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
         }
         played++;
         /* Where the tables lost sight of the game, for the death analysis
-         * (solve2048.deaths): the last covered move and its probability. */
+         * (solve2048.deaths): the last covered move, which table covered it,
+         * its probability there and whether its move was played. */
         if (probe.dir >= 0) {
             g->last_covered = g->moves + 1;
             g->last_probability = probe.probability;
+            g->last_shape = probe.shape;
+            g->last_frozen = probe.frozen;
+            g->last_goal = probe.goal;
+            g->last_trusted = probe.trusted;
         } else {
             g->uncovered_moves++;
         }

@@ -173,6 +173,8 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "uncovered_moves": result.uncovered_moves,
         "last_covered": result.last_covered,
         "last_probability": result.last_probability,
+        "last_table": result.last_table,
+        "last_trusted": result.last_trusted,
     }
 
 

@@ -124,7 +124,27 @@ def _group(tile: int, members: list[tuple[dict[str, Any], Death]], total: int) -
         "moves": moves / n,
         "table_move_share": table_moves / moves if moves else 0.0,
         **_coverage([r for r, _ in members]),
+        "last_tables": _last_tables([r for r, _ in members]),
     }
+
+
+def _last_tables(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Which table covered these games' boards last (lines that record it),
+    most games first: how many, how many of them it still covered on the
+    losing move itself, its mean probability there, and how many of them it
+    played (its answer trusted) rather than the search."""
+    by_table: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        if r.get("last_table") and r.get("last_covered"):
+            by_table.setdefault(r["last_table"], []).append(r)
+    found = [{
+        "table": label,
+        "games": len(group),
+        "on_last_move": sum(r["last_covered"] == r["moves"] for r in group) / len(group),
+        "probability": sum(r["last_probability"] for r in group) / len(group),
+        "played": sum(bool(r.get("last_trusted")) for r in group) / len(group),
+    } for label, group in by_table.items()]
+    return sorted(found, key=lambda t: (-t["games"], t["table"]))
 
 
 def _coverage(rows: list[dict[str, Any]]) -> dict[str, float | None]:

@@ -27,7 +27,7 @@ from solve2048.settings import MAX_TIME_MS, check_deepening, check_depth
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
           "prune", "tt_mb", "tables", "table_set", "table_trust", "table_moves", "time_ms", "danger", "start",
-          "final_board", "uncovered_moves", "last_covered", "last_probability")
+          "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table", "last_trusted")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -194,6 +194,10 @@ def _check_settings(row: dict[str, Any]) -> None:
             _whole(row, field, 0, row["moves"])
     if row.get("last_probability") is not None:
         _real(row, "last_probability", 0, 1)
+    if row.get("last_table") is not None:
+        _check_last_table(row)
+    elif row.get("last_trusted") is not None:
+        raise InvalidArgumentError("last_trusted is given, but last_table names no table")
 
 
 # A table's label as TableSpec.label writes it: chain-10:512, entry-11:128, 8:64.
@@ -210,6 +214,18 @@ def _check_table_set(row: dict[str, Any]) -> None:
             isinstance(label, str) and _TABLE_LABEL.fullmatch(label) for label in labels):
         raise InvalidArgumentError(f"table_set {str(labels)[:60]!r} is not a list of table labels "
                                    f"such as \"chain-10:512\"")
+
+
+def _check_last_table(row: dict[str, Any]) -> None:
+    """The table that covered the board of move last_covered, and whether its
+    answer was trusted there."""
+    label, trusted = row["last_table"], row.get("last_trusted")
+    if not isinstance(label, str) or not _TABLE_LABEL.fullmatch(label):
+        raise InvalidArgumentError(f"last_table {str(label)[:40]!r} is not a table label such as \"chain-10:512\"")
+    if not row.get("last_covered"):
+        raise InvalidArgumentError("last_table names a table, but last_covered says none covered a board")
+    if not isinstance(trusted, bool):
+        raise InvalidArgumentError(f"last_trusted is {str(trusted)[:20]!r}, expected true or false beside last_table")
 
 
 def _check_table_trust(row: dict[str, Any]) -> None:
@@ -250,7 +266,8 @@ def check_game(row: object) -> dict[str, Any]:
     """Returns ``row`` if it is a game result the rules allow, else raises
     ValueError naming the first field that is wrong. Fields older lines lack
     (won, won_at_move, prune, tt_mb, tables, table_set, table_trust, table_moves, depth, time_ms,
-    danger, start, final_board, uncovered_moves, last_covered, last_probability)
+    danger, start, final_board, uncovered_moves, last_covered, last_probability, last_table,
+    last_trusted)
     may be absent."""
     if not isinstance(row, dict):
         raise InvalidArgumentError(f"a game result is a JSON object, not {type(row).__name__}")

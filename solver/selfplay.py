@@ -19,6 +19,7 @@ from solve2048.errors import InvalidArgumentError
 from solve2048.moves import Move
 from solve2048.rng import MAX_SEED
 from solve2048.settings import Depth, SearchSettings
+from solve2048.tables import TableSpec
 
 CHUNK = 4096
 
@@ -52,6 +53,8 @@ class GameResult:
     uncovered_moves: int = 0  # moves played on a board no endgame table covered
     last_covered: int = 0     # the last move (1-based) whose board a table covered; 0 = none
     last_probability: float | None = None  # that table's success probability there
+    last_table: str | None = None  # that table's label (TableSpec.label), e.g. "chain-10:512"
+    last_trusted: bool | None = None  # whether its answer was trusted there, and so played
     danger: int | None = None  # one move deeper at this many empty cells or fewer (SearchSettings.danger)
 
     @property
@@ -83,6 +86,8 @@ class GameResult:
             "uncovered_moves": self.uncovered_moves,
             "last_covered": self.last_covered,
             "last_probability": self.last_probability,
+            "last_table": self.last_table,
+            "last_trusted": self.last_trusted,
         }
 
 
@@ -158,6 +163,14 @@ class Game:
         return int(self._state.last_covered)
 
     @property
+    def last_table(self) -> str | None:
+        """The label of the table that covered the board of move ``last_covered``; None = none."""
+        if not self.last_covered:
+            return None
+        state = self._state
+        return TableSpec(state.last_frozen, state.last_goal, state.last_shape).label
+
+    @property
     def won_at_move(self) -> int | None:
         return int(self._state.won_at) or None
 
@@ -219,6 +232,8 @@ class Game:
             uncovered_moves=self.uncovered_moves,
             last_covered=self.last_covered,
             last_probability=float(self._state.last_probability) if self.last_covered else None,
+            last_table=self.last_table,
+            last_trusted=bool(self._state.last_trusted) if self.last_covered else None,
         )
 
 

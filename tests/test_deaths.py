@@ -9,10 +9,11 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from solve2048 import Board
-from solve2048.batch import Settings, play_seeds
+from solve2048.batch import Settings, game_row, play_seeds
 from solve2048.cli.main import cli
+from solve2048.cli.summary import deaths_text
 from solve2048.deaths import SNAKES, Death, summarize
-from solve2048.results import append_row
+from solve2048.results import append_row, check_game
 from solve2048.selfplay import Game
 from solve2048.settings import SearchSettings
 from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec
@@ -66,17 +67,20 @@ def test_stats_deaths_reads_a_batch_file(tmp_path: Path) -> None:
     data = json.loads(CliRunner().invoke(cli, ["stats", "--deaths", "--json", str(path)]).output)
     assert data["games"] == 6 and {"max_tile", "games", "share", "corner", "snake", "chain", "big_pairs",
                                    "moves", "table_move_share", "uncovered_share", "never_covered",
-                                   "moves_after_tables", "last_probability"} == set(data["by_max_tile"][0])
+                                   "moves_after_tables", "last_probability",
+                                   "last_tables"} == set(data["by_max_tile"][0])
     # Without tables no board was covered.
     assert all(g["uncovered_share"] == 1 and g["never_covered"] == 1 and g["moves_after_tables"] is None
-               for g in data["by_max_tile"])
+               and g["last_tables"] == [] for g in data["by_max_tile"])
+    assert "died with   last covered by" not in text.output
 
 
 def test_what_the_tables_saw_is_counted_move_by_move(built_table) -> None:
     # The game loop's counts against a probe of every board the game moved from.
     tables = TableSet({s: built_table(s) for s in (TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY))})
     game = Game(2, SearchSettings(depth=2, tables=tables))
-    board, move, uncovered, last, probability = game.board, 0, 0, 0, None
+    board, move, uncovered, last, probability, label, trusted = game.board, 0, 0, 0, None, None, None
+    seen = set()
     while not game.over:
         for step in game.advance(256):
             move += 1
@@ -84,12 +88,37 @@ def test_what_the_tables_saw_is_counted_move_by_move(built_table) -> None:
             if probe is None:
                 uncovered += 1
             else:
-                last, probability = move, probe.probability
+                last, probability, label, trusted = move, probe.probability, probe.spec.label, probe.trusted
+                seen.add((label, trusted))
             board = step.board
     result = game.result()
     assert result.table_moves > 0 and 0 < last <= result.moves
     assert (result.uncovered_moves, result.last_covered) == (uncovered, last)
     assert result.last_probability == probability
+    assert (result.last_table, result.last_trusted) == (label, trusted)
+    assert check_game(game_row(result))["last_table"] == label   # a results line keeps it, and reads back
+    assert len({t for t, _ in seen}) == 2   # both tables covered some board, so the label is not a constant
+
+
+def _death_row(seed: int, max_tile_board: str, **fields: object) -> dict[str, object]:
+    board = Board.parse(max_tile_board)
+    return {"seed": seed, "depth": 5, "score": 0, "max_tile": board.max_tile, "moves": 100, "seconds": 1.0,
+            "final_board": board.hex(), "uncovered_moves": 10, **fields}
+
+
+def test_deaths_say_which_table_covered_the_last_board_and_whether_it_played() -> None:
+    lost = "2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 8"
+    rows = [_death_row(0, lost, last_covered=100, last_probability=0.02, last_table="chain-10:1024", last_trusted=True),
+            _death_row(1, lost, last_covered=98, last_probability=0.04, last_table="chain-10:1024", last_trusted=True),
+            _death_row(2, lost, last_covered=100, last_probability=0.5, last_table="entry-11:128", last_trusted=False),
+            _death_row(3, lost, last_covered=0)]   # never covered: no table to name
+    (group,) = summarize(rows)["by_max_tile"]
+    chain, entry = group["last_tables"]
+    assert chain == {"table": "chain-10:1024", "games": 2, "on_last_move": 0.5, "probability": 0.03, "played": 1.0}
+    assert entry == {"table": "entry-11:128", "games": 1, "on_last_move": 1.0, "probability": 0.5, "played": 0.0}
+    rows_of_text = [line.split() for line in deaths_text(summarize(rows)).splitlines()]
+    assert ["8", "chain-10:1024", "2", "50.0%", "0.030", "100.0%"] in rows_of_text
+    assert ["entry-11:128", "1", "100.0%", "0.500", "0.0%"] in rows_of_text
 
 
 def test_a_file_without_boards_is_one_line(tmp_path: Path) -> None:
