@@ -230,11 +230,8 @@ typedef struct {
     uint32_t table_moves; /* moves taken from the endgame tables */
     uint32_t uncovered_moves; /* moves played on a board no table covered */
     uint32_t last_covered;    /* the last move (1-based) whose board a table covered; 0 = none */
-    double last_probability;  /* that table's success probability there */
-    int last_shape;           /* that table: its formation (shape, frozen cells) */
-    int last_frozen;
-    int last_goal;            /* and its goal rank (a chain's anchor) */
-    int last_trusted;         /* 1 when its answer was trusted, and so played */
+    s2048_probe last_probe;   /* the covering table's answer there: which table, its
+                               * success probability, whether it was trusted (played) */
     s2048_rng rng;
 } s2048_game;
 

@@ -108,11 +108,7 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
          * its probability there and whether its move was played. */
         if (probe.dir >= 0) {
             g->last_covered = g->moves + 1;
-            g->last_probability = probe.probability;
-            g->last_shape = probe.shape;
-            g->last_frozen = probe.frozen;
-            g->last_goal = probe.goal;
-            g->last_trusted = probe.trusted;
+            g->last_probe = probe;
         } else {
             g->uncovered_moves++;
         }

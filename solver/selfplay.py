@@ -19,7 +19,7 @@ from solve2048.errors import InvalidArgumentError
 from solve2048.moves import Move
 from solve2048.rng import MAX_SEED
 from solve2048.settings import Depth, SearchSettings
-from solve2048.tables import TableSpec
+from solve2048.tables import TableMove
 
 CHUNK = 4096
 
@@ -163,12 +163,9 @@ class Game:
         return int(self._state.last_covered)
 
     @property
-    def last_table(self) -> str | None:
-        """The label of the table that covered the board of move ``last_covered``; None = none."""
-        if not self.last_covered:
-            return None
-        state = self._state
-        return TableSpec(state.last_frozen, state.last_goal, state.last_shape).label
+    def last_probe(self) -> TableMove | None:
+        """The covering table's answer on the board of move ``last_covered``; None = none."""
+        return TableMove.of(self._state.last_probe) if self.last_covered else None
 
     @property
     def won_at_move(self) -> int | None:
@@ -215,7 +212,7 @@ class Game:
 
     def result(self) -> GameResult:
         """The game so far (the whole game once ``over``)."""
-        board = self.board
+        board, last = self.board, self.last_probe
         return GameResult(
             seed=self.seed,
             depth=self.depth,
@@ -231,9 +228,9 @@ class Game:
             danger=self.settings.danger,
             uncovered_moves=self.uncovered_moves,
             last_covered=self.last_covered,
-            last_probability=float(self._state.last_probability) if self.last_covered else None,
-            last_table=self.last_table,
-            last_trusted=bool(self._state.last_trusted) if self.last_covered else None,
+            last_probability=last.probability if last else None,
+            last_table=last.spec.label if last else None,
+            last_trusted=last.trusted if last else None,
         )
 
 

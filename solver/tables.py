@@ -29,7 +29,7 @@ import struct
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solve2048 import engine
 from solve2048.board import Board
@@ -273,6 +273,12 @@ class TableMove:
     spec: TableSpec
     trusted: bool        # the probability reaches the table's threshold (TableSet.threshold)
 
+    @classmethod
+    def of(cls, raw: Any) -> TableMove:
+        """The answer in an s2048_probe (cffi cdata) that found a covering table."""
+        return cls(Move(raw.dir), float(raw.probability), TableSpec(raw.frozen, raw.goal, raw.shape),
+                   bool(raw.trusted))
+
 
 class TableSet:
     """Loaded tables, ready for ``probe`` and for the C game loop (``handle``)."""
@@ -330,8 +336,7 @@ class TableSet:
         copy, _ = engine.downgrade(int(board))  # tables see the board's 64-bit copy, as the game loop does
         if not lib.s2048_tables_probe(self.handle, copy, raw):
             return None
-        return TableMove(Move(raw.dir), float(raw.probability), TableSpec(raw.frozen, raw.goal, raw.shape),
-                         bool(raw.trusted))
+        return TableMove.of(raw)
 
     def trusts(self, found: TableMove | None) -> bool:
         """Whether a probe's answer is sure enough to replace the search: the C
