@@ -151,6 +151,25 @@ def test_the_entry_table_one_goal_up_covers_free_tiles_over_the_caps(built_table
         assert both.probe(Board.from_cells(formation_cells(5, 3, free, shape=ENTRY))) is None, free
 
 
+def test_a_goal_tile_on_its_cell_with_a_second_one_beside_the_block_is_left_to_the_search(built_table):
+    # Block 256 128 64 / 32 16: goal 8 on (1,2). With an 8 there and a second
+    # 8 on (0,3), (1,3) or row 2, the goal-16 table's caps hold the board, but
+    # the two 8s are a merge or two from a 16 that joins the block: no table
+    # answers, so the search plays. Without the second 8 the table still does.
+    small, big = TableSpec(5, 3, ENTRY), TableSpec(5, 4, ENTRY)
+    both = TableSet({small: built_table(small), big: built_table(big)}, 0.0, {ENTRY: 0.0})
+    for second in (3, 7, 8, 9, 10, 11):   # (0,3), (1,3), then row 2
+        cells = formation_cells(5, 3, {6: 8, second: 8, 15: 2}, shape=ENTRY)
+        assert both.probe(Board.from_cells(cells)) is None, second
+        for s in range(8):
+            assert both.probe(Board.from_cells(symmetry(cells, s))) is None, (second, s)
+    alone = formation_cells(5, 3, {6: 8, 15: 2}, shape=ENTRY)
+    assert both.probe(Board.from_cells(alone)).spec == small
+    # The second 8 with a 4 on (1,2): the goal-16 table plays it as before.
+    beside = formation_cells(5, 3, {6: 4, 10: 8, 15: 2}, shape=ENTRY)
+    assert both.probe(Board.from_cells(beside)).spec == big
+
+
 def test_a_trusted_table_answer_comes_before_a_likelier_untrusted_one(built_table):
     # One board in two formations: the entry block (goal 16 on (1,2)) and
     # the chain block with anchor (1,2) = 16. Whichever threshold lets its
