@@ -221,7 +221,7 @@ def table_options(command: F) -> F:
         show_default=True,
         help="Take an optional block table's move only when its success probability is at "
              "least this (chain tables are trusted at any probability, entry tables from 0.9, "
-             "the optional goal-512 entry table from 0.1).",
+             "the goal-512 entry table from 0.1).",
     )(command)
 
 

@@ -71,7 +71,7 @@ ENTRY = 3
 # (bench/RESULTS.md, "Which answer is played: thresholds").
 DEFAULT_MIN_BY_SHAPE = {CHAIN: 0.0, ENTRY: 0.9}
 # Tables whose threshold is not their shape's, by (shape, goal rank). The
-# optional goal-512 entry table caps its bottom row at 16, and its answers
+# goal-512 entry table caps its bottom row at 16, and its answers
 # run low (most of its boards need a 512 built from little): trusted from 0.9
 # like the other entry tables it cost 30,572 +/- 6,494 at depth 5 (300 paired
 # games against the default tables), trusted from 0.1 it gained 12,152 +/-
@@ -139,8 +139,14 @@ class TableSpec:
 # which plays every anchor up to its own (see probe_chain in csrc/tables_probe.c);
 # the chain block with anchor 1024 (2.1 G entries, 4.2 GB), which plays the
 # boards of that anchor, the last step to 65536 when the block holds 32768 down
-# to 1024; and the entry blocks of goals 32 to 128 (2.9 GB, the biggest 1.2 G
-# entries), which build the chain block's sixth tile. On paired seeds at
+# to 1024; and the entry blocks of goals 32, 64, 128 and 512 (9.5 GB; the
+# biggest, goal 512 with its bottom row capped at 16, 3.3 G entries; the goal-256
+# table is optional, below), which build the chain
+# block's sixth tile. The goal-512 table joined on 2026-12-03: beside the hand-
+# over of a second goal tile (entry_second_goal in csrc/tables_probe.c) the
+# set with it made 32768 in 62.8% of 1,000 games at depth 5 against 58.4%
+# without it (+4.4 +/- 2.0 points, +26,825 +/- 10,205; bench/RESULTS.md, "A
+# second goal tile, and the goal-512 table in the default set"). On paired seeds at
 # depth 4, anchor 512 for every anchor beat one table per anchor by 48,200,
 # anchor 256 for all did 37,000 worse and anchor 1024 for all 20,600 worse
 # (bench/RESULTS.md, "Chain formations: one table for every anchor" and "Tried
@@ -153,6 +159,7 @@ DEFAULT_SPECS: tuple[TableSpec, ...] = (
     TableSpec(6, 9, CHAIN),
     TableSpec(6, 10, CHAIN),
     *(TableSpec(5, g, ENTRY) for g in range(5, 8)),
+    TableSpec(5, 9, ENTRY),
 )
 
 # Built only on request (``tables build --only block-7:256``), used when built:
@@ -163,17 +170,11 @@ DEFAULT_SPECS: tuple[TableSpec, ...] = (
 # entry block of goal 256 (5.7 billion entries, 11.3 GB, 17 minutes and 10.6
 # GiB of memory to build), a step toward the tables AI's big build (goal 512);
 # at depth 5 it gained nothing measurable, +713 +/- 9,835 over 600 paired games
-# (bench/RESULTS.md, "Toward the big tables"). And the entry block of goal 512
-# with its bottom row capped at 16 (3.3 billion entries, 6.6 GB, 10 minutes and
-# 6.2 GiB to build), the tables AI's big table in a sixth of its size; trusted
-# from 0.1 (DEFAULT_MIN_BY_GOAL) it gains 12,152 +/- 6,197 at depth 5 over
-# 1,000 paired games, 32768 +2.0 +/- 1.4 points, too little for its size
-# (bench/RESULTS.md, "The goal-512 table on fresh seeds").
+# (bench/RESULTS.md, "Toward the big tables").
 OPTIONAL_SPECS: tuple[TableSpec, ...] = (
     *(TableSpec(9, g, 1) for g in range(5, 11)),
     *(TableSpec(6, g, 1) for g in range(5, 8)),
     TableSpec(5, 8, ENTRY),
-    TableSpec(5, 9, ENTRY),
 )
 KNOWN_SPECS = DEFAULT_SPECS + OPTIONAL_SPECS
 

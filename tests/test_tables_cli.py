@@ -43,8 +43,8 @@ def test_tables_build_info_and_a_damaged_file(tmp_path):
 
 
 def test_tables_info_says_from_which_probability_each_tables_move_is_played(tmp_path):
-    # The goal-512 entry table, optional, shows once its file is there (here a
-    # damaged one): its moves are trusted from 0.1, the other entry tables' from 0.9.
+    # The goal-512 entry table (here a damaged file) is trusted from 0.1, the
+    # other entry tables from 0.9.
     (tmp_path / TableSpec(5, 9, ENTRY).filename).write_bytes(b"not a table")
     rows = _json_of(_run("tables", "info", "--dir", str(tmp_path), "--json", "--no-verify"))["tables"]
     trusted = {(t["shape"], t["goal"]): t["trusted_from"] for t in rows}
@@ -83,7 +83,7 @@ def test_an_entry_table_is_built_by_name_and_then_used(tmp_path):
     assert result.exit_code == 0, result.output
     rows = _json_of(_run("tables", "info", "--dir", str(tmp_path), "--json"))["tables"]
     assert [(t["free_cells"], t["goal"], t["status"]) for t in rows if t["shape"] == "entry"] == [
-        (11, 32, "ok"), (11, 64, "missing"), (11, 128, "missing")]
+        (11, 32, "ok"), (11, 64, "missing"), (11, 128, "missing"), (11, 512, "missing")]
     assert "entry goal     32: ok" in _run("tables", "info", "--dir", str(tmp_path)).output
     assert load(tmp_path).tables.specs == [TableSpec(5, 5, ENTRY)]
 
