@@ -140,17 +140,17 @@ class TableSpec:
 # the chain block with anchor 1024 (2.1 G entries, 4.2 GB), which plays the
 # boards of that anchor, the last step to 65536 when the block holds 32768 down
 # to 1024; and the entry blocks of goals 32, 64, 128 and 512 (9.5 GB; the
-# biggest, goal 512 with its bottom row capped at 16, 3.3 G entries; the goal-256
-# table is optional, below), which build the chain
-# block's sixth tile. The goal-512 table joined on 2026-12-03: beside the hand-
-# over of a second goal tile (entry_second_goal in csrc/tables_probe.c) the
-# set with it made 32768 in 62.8% of 1,000 games at depth 5 against 58.4%
-# without it (+4.4 +/- 2.0 points, +26,825 +/- 10,205; bench/RESULTS.md, "A
-# second goal tile, and the goal-512 table in the default set"). On paired seeds at
-# depth 4, anchor 512 for every anchor beat one table per anchor by 48,200,
-# anchor 256 for all did 37,000 worse and anchor 1024 for all 20,600 worse
-# (bench/RESULTS.md, "Chain formations: one table for every anchor" and "Tried
-# and not kept"). Anchor 1024 beside 512 made 65536 in 6 of 600 games at depth
+# biggest, goal 512 with its bottom row capped at 16, has 3.3 G entries; the
+# goal-256 table is optional, below), which build the chain block's sixth tile.
+# The goal-512 table joined on 2026-12-03: beside the hand-over of a second
+# goal tile (entry_second_goal in csrc/tables_probe.c), the set with it made
+# 32768 in 62.8% of 1,000 games at depth 5 against 58.4% without it (+4.4 +/-
+# 2.0 points, +26,825 +/- 10,205; bench/RESULTS.md, "A second goal tile, and
+# the goal-512 table in the default set"). On paired seeds at depth 4, anchor
+# 512 for every anchor beat one table per anchor by 48,200, anchor 256 for all
+# did 37,000 worse and anchor 1024 for all 20,600 worse (bench/RESULTS.md,
+# "Chain formations: one table for every anchor" and "Tried and not kept").
+# Anchor 1024 beside 512 made 65536 in 6 of 600 games at depth
 # 4 with danger 3, where none had (bench/RESULTS.md, "The last step to 65536").
 # The snake tables of earlier versions are no longer built or
 # read: beside the tables' heuristic (Weights.for_tables) they cost 49,800 at
