@@ -344,12 +344,21 @@ def _worker_context() -> multiprocessing.context.BaseContext:
 def _stop_workers(executor: cf.ProcessPoolExecutor) -> None:
     """Stops a local pool at once: its games in progress are abandoned."""
     processes = list(getattr(executor, "_processes", {}).values())
+    manager = getattr(executor, "_executor_manager_thread", None)  # shutdown() forgets it
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
             process.terminate()
     for process in processes:
         process.join(timeout=5)
+    # The pool's manager thread closes its wake-up pipe once it sees the
+    # workers gone. Were it still at that when the interpreter exits,
+    # concurrent.futures' exit hook could write to the pipe as it closes
+    # (CPython 3.11 checks, then writes, without a lock) and print a
+    # traceback under the batch's one-line error. Waiting for the thread
+    # here leaves the hook a closed pipe, which it skips.
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 # Labels as RFC 1123 has them, and the underscores of container service names.

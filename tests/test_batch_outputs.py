@@ -105,6 +105,20 @@ def test_a_failed_write_stops_the_workers_within_seconds(tmp_path: Path) -> None
         pytest.fail("worker processes outlived the batch")
 
 
+def test_a_stopped_pool_leaves_no_thread_behind() -> None:
+    # The pool's manager thread closes its wake-up pipe as it ends; one still
+    # ending when the interpreter exits races concurrent.futures' exit hook,
+    # which then prints a traceback under the batch's error line (seen in CI).
+    def fail(rows):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    before = set(threading.enumerate())
+    with pytest.raises(OSError):
+        run_local(range(40), Settings(depth=3), 2, fail)
+    left = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+    assert left == []
+
+
 def test_outputs_that_are_not_files_are_refused_at_once(tmp_path: Path) -> None:
     notes = tmp_path / "file.txt"
     notes.write_text("not a folder")
