@@ -13,6 +13,7 @@ from solve2048.engine import Evaluator, Searcher
 from solve2048.reference_search import expectimax, heuristic, searched_depth
 
 NO_CACHE = Searcher(tt_mb=0)
+DEFAULT_WEIGHTS = Weights()
 REL = 1e-9
 
 
@@ -30,7 +31,7 @@ def _tile_weights() -> np.ndarray:
 
 
 def assert_same_values(board: Board, depth: int, prune: float, searcher: Searcher,
-                       weights: Weights = Weights()) -> None:
+                       weights: Weights = DEFAULT_WEIGHTS) -> None:
     c = analyze(board, depth=depth, prune=prune, searcher=searcher, weights=weights)
     oracle = expectimax(list(board.cells), depth, prune, weights)
     for move in Move:
