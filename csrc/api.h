@@ -48,7 +48,10 @@ int64_t s2048_move_batch(const uint64_t *boards, size_t n, int dir,
 /* ---- heuristic (evaluate.c) ---- */
 
 typedef struct {
-    double lost_penalty;    /* constant added per row, keeps live boards above 0 */
+    double lost_penalty;    /* constant added per row, lifts live boards over a lost one */
+    double lost_value;      /* the value of a lost board (no legal move): the
+                             * search's max node is its best legal child, this
+                             * when it has none */
     double empty_weight;    /* per empty cell */
     double merges_weight;   /* per pair of equal neighbours */
     double mono_power;      /* rank exponent in the monotonicity term */

@@ -22,6 +22,10 @@ void s2048_default_weights(s2048_weights *w)
      * endgame tables the search uses Weights.for_tables() instead (Python,
      * solver/engine.py): the chain term alone. */
     w->lost_penalty = 200000.0;
+    /* With the constant above a live board scores far above 0, so a lost one
+     * at 0 is below any. The tables' heuristic needs a lower one (Python:
+     * Weights.for_tables). */
+    w->lost_value = 0.0;
     w->empty_weight = 1200.0;
     w->merges_weight = 700.0;
     w->mono_power = 4.0;
@@ -116,6 +120,7 @@ s2048_eval *s2048_eval_new(const s2048_weights *w)
         for (int i = 0; i < 4; i++) rank[i] = (row >> (4 * i)) & 0xf;
         e->row[row] = row_value(w, rank);
     }
+    e->lost = w->lost_value;
     return e;
 }
 

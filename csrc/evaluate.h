@@ -7,6 +7,7 @@
 
 struct s2048_eval {
     double row[65536];   /* heuristic value of each row_t, read left to right */
+    double lost;         /* the value of a lost board (s2048_weights.lost_value) */
 };
 
 /* Returns the heuristic of board b whose transpose is t: the values of rows

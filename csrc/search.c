@@ -4,7 +4,8 @@
  * the board right after the D-th move, before its spawn, scored by the
  * heuristic. Depth 1 is greedy on the heuristic.
  *
- *   max node     the board before a move: the best of its legal directions
+ *   max node     the board before a move: the best of its legal directions,
+ *                the heuristic's lost value when none is legal
  *   chance node  the board after a move: the average over every empty cell
  *                times {2 with p = 0.9, 4 with p = 0.1}, cells equally likely
  *
@@ -155,24 +156,34 @@ static inline void spawn_tiles(int cell, board_t *tile, board_t *tile_t)
 #define NOINLINE
 #endif
 
+/* A max node's value: its best legal child, found as the greatest value over
+ * a start of -HUGE_VAL (every value is finite), or the heuristic's lost value
+ * when no direction was legal. A live board is worth its best child even when
+ * that is below the lost value; below 0 it used to count as lost, so every move
+ * of a board the tables' heuristic scores below 0 looked alike. */
+static inline double max_value(const search_state *st, double best)
+{
+    return best == -HUGE_VAL ? st->eval->lost : best;
+}
+
 /* leaf_max_node for a board with two 32768s, where a move may overflow: out
  * of line, as it is rare. */
 static NOINLINE double leaf_max_node_maxed(const search_state *st, board_t b, board_t t)
 {
     board_t moved[4], moved_t[4];
     int mask = expand(b, t, 1, moved, moved_t);
-    double best = 0.0;
+    double best = -HUGE_VAL;
     for (int dir = 0; dir < 4; dir++) {
         if (!(mask >> dir & 1)) continue;
         double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
         if (v > best) best = v;
     }
-    return best;
+    return max_value(st, best);
 }
 
 /* The value of a max node whose children are leaves (chance_node would
- * return their heuristic at once): the best heuristic of a legal child, 0
- * when there is none. The node is already counted. */
+ * return their heuristic at once): the best heuristic of a legal child, the
+ * lost value when there is none. The node is already counted. */
 static ALWAYS_INLINE double leaf_max_node(const search_state *st, board_t b, board_t t, int maxed)
 {
     if (maxed) return leaf_max_node_maxed(st, b, t);
@@ -181,12 +192,12 @@ static ALWAYS_INLINE double leaf_max_node(const search_state *st, board_t b, boa
     const s2048_eval *e = st->eval;
     board_t up_t = move_rows_left(t), down_t = move_rows_right(t);
     board_t left = move_rows_left(b), right = move_rows_right(b);
-    double best = 0.0, v;
+    double best = -HUGE_VAL, v;
     if (up_t != t && (v = eval_board_t(e, board_transpose(up_t), up_t)) > best) best = v;
     if (down_t != t && (v = eval_board_t(e, board_transpose(down_t), down_t)) > best) best = v;
     if (left != b && (v = eval_board_t(e, left, board_transpose(left))) > best) best = v;
     if (right != b && (v = eval_board_t(e, right, board_transpose(right))) > best) best = v;
-    return best;
+    return max_value(st, best);
 }
 
 /* The children of a max node, as expand() gives them. */
@@ -205,16 +216,17 @@ static ALWAYS_INLINE void max_prepare(const search_state *st, board_t b, board_t
             if (c->mask >> dir & 1) tt_prefetch(st->tt, c->moved[dir]);
 }
 
-/* The best child of a max node that is not a leaf, 0 when none is legal. */
+/* The value of a max node that is not a leaf: its best child, the lost
+ * value when none is legal. */
 static double max_best_child(search_state *st, const max_children *c, int remaining, double prob)
 {
-    double best = 0.0;
+    double best = -HUGE_VAL;
     for (int dir = 0; dir < 4; dir++) {
         if (!(c->mask >> dir & 1)) continue;
         double v = chance_node(st, c->moved[dir], c->moved_t[dir], remaining, prob);
         if (v > best) best = v;
     }
-    return best;
+    return max_value(st, best);
 }
 
 /* Chance node: b is the board after a move, remaining the moves still to

@@ -256,7 +256,7 @@ def _c_default_weights() -> dict[str, float]:
     """The default weights, kept in one place: csrc/evaluate.c."""
     w = ffi.new("s2048_weights *")
     lib.s2048_default_weights(w)
-    names = ("lost_penalty", "empty_weight", "merges_weight", "mono_power", "mono_weight",
+    names = ("lost_penalty", "lost_value", "empty_weight", "merges_weight", "mono_power", "mono_weight",
              "sum_power", "sum_weight", "corner_power", "corner_weight",
              "chain_weight", "chain_penalty")
     return {name: float(getattr(w, name)) for name in names}
@@ -277,6 +277,7 @@ class Weights:
     original set."""
 
     lost_penalty: float = _C_WEIGHTS["lost_penalty"]
+    lost_value: float = _C_WEIGHTS["lost_value"]
     empty_weight: float = _C_WEIGHTS["empty_weight"]
     merges_weight: float = _C_WEIGHTS["merges_weight"]
     mono_power: float = _C_WEIGHTS["mono_power"]
@@ -311,8 +312,8 @@ class Weights:
         +10,400 and 32768 in 57.7% instead of 54.8% at depth 5 on 600), level
         at depth 3, behind at depth 2 (-1,800) and on 100 games at depth 6
         (-38,000) (bench/RESULTS.md, "Heuristic beside the tables")."""
-        return cls(lost_penalty=16384.0, empty_weight=0.0, merges_weight=0.0, mono_weight=0.0,
-                   sum_weight=0.0, corner_weight=0.0, chain_weight=1.0)
+        return cls(lost_penalty=16384.0, lost_value=8 * 16384.0 - 2.0**22, empty_weight=0.0,
+                   merges_weight=0.0, mono_weight=0.0, sum_weight=0.0, corner_weight=0.0, chain_weight=1.0)
 
     def __post_init__(self) -> None:
         # A NaN or infinite weight would make every value of the search NaN.

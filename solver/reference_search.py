@@ -129,14 +129,14 @@ class _Search:
 
     def max_node(self, cells: list[int], remaining: int, prob: float) -> float:
         self.nodes += 1
-        best = 0.0
+        best: float | None = None
         for direction in reference.DIRECTIONS:
             after = self.playable(cells, direction)
             if after is not None:
                 value = self.chance_node(after, remaining, prob)
-                if value > best:
+                if best is None or value > best:
                     best = value
-        return best
+        return self.weights.lost_value if best is None else best
 
     def chance_node(self, cells: list[int], remaining: int, prob: float) -> float:
         if remaining == 0 or prob < self.prune:

@@ -6,13 +6,14 @@ import math
 
 import numpy as np
 import pytest
-from helpers import pack
+from helpers import ALMOST_LOST, pack
 
 from solve2048 import Board, Move, Weights, analyze, auto_depth
 from solve2048.engine import Evaluator, Searcher
 from solve2048.reference_search import expectimax, heuristic, searched_depth
 
 NO_CACHE = Searcher(tt_mb=0)
+DEFAULT_WEIGHTS = Weights()
 REL = 1e-9
 
 
@@ -29,9 +30,10 @@ def _tile_weights() -> np.ndarray:
     return w / w.sum()
 
 
-def assert_same_values(board: Board, depth: int, prune: float, searcher: Searcher) -> None:
-    c = analyze(board, depth=depth, prune=prune, searcher=searcher)
-    oracle = expectimax(list(board.cells), depth, prune)
+def assert_same_values(board: Board, depth: int, prune: float, searcher: Searcher,
+                       weights: Weights = DEFAULT_WEIGHTS) -> None:
+    c = analyze(board, depth=depth, prune=prune, searcher=searcher, weights=weights)
+    oracle = expectimax(list(board.cells), depth, prune, weights)
     for move in Move:
         expected = oracle.values[str(move)]
         got = c.values[move]
@@ -87,6 +89,40 @@ def test_automatic_pruning_matches_oracle_and_scales_with_depth() -> None:
         analyze(board, depth=4, prune=1 / 256, searcher=NO_CACHE).nodes
     with pytest.raises(ValueError, match="auto"):
         analyze(board, depth=2, prune="sometimes")
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_the_tables_heuristic_matches_oracle_on_boards_it_scores_below_0(depth: int) -> None:
+    # The tables' heuristic charges a big tile away from the top-left corner
+    # far more than the constant of its lines: such boards score below 0, and
+    # a max node must keep their values, not read them as lost.
+    weights = Weights.for_tables()
+    evaluator = Evaluator(weights)
+    boards = [b for b in game_like_boards(77, 400, 0.25) if evaluator.board(int(b)) < 0][:6]
+    assert len(boards) == 6
+    for board in boards:
+        assert_same_values(board, depth, 1e-3, NO_CACHE, weights)
+
+
+def test_a_move_into_a_lost_board_is_worth_the_lost_value() -> None:
+    for weights in (Weights(), Weights.for_tables()):
+        for depth in (2, 3):
+            values = analyze(ALMOST_LOST, depth=depth, weights=weights, searcher=NO_CACHE).values
+            # Every spawn leaves no move: the mean of lost values (to rounding).
+            assert math.isclose(values[Move.LEFT], weights.lost_value, rel_tol=1e-12, abs_tol=1e-9)
+            assert values[Move.RIGHT] is not None and values[Move.RIGHT] > weights.lost_value
+    assert Weights.for_tables().lost_value < -4e6 < 0 == Weights().lost_value
+
+
+def test_a_board_whose_every_move_scores_below_0_still_orders_its_moves() -> None:
+    # Max nodes used to start from 0: here, every direction read 0 beside the
+    # tables and the first legal one was played.
+    board = Board.parse("2 4 8 16 / 4096 . 4 8 / 32 64 128 2 / 2 4 2 4")
+    weights = Weights.for_tables()
+    values = [v for v in analyze(board, depth=3, weights=weights).values.values() if v is not None]
+    assert len(values) == 4 and len(set(values)) == 4
+    assert weights.lost_value < min(values) and max(values) < 0
+    assert_same_values(board, 3, "auto", NO_CACHE, weights)
 
 
 def test_search_matches_oracle_without_pruning() -> None:
