@@ -41,6 +41,30 @@ static inline board_t board_transpose(board_t x)
     return x ^ d ^ (d << 24);
 }
 
+/* Returns the board mirrored left to right: each row's cells reversed. */
+static inline board_t board_mirror_columns(board_t b)
+{
+    b = (b & 0x0f0f0f0f0f0f0f0fULL) << 4 | (b >> 4 & 0x0f0f0f0f0f0f0f0fULL);
+    return (b & 0x00ff00ff00ff00ffULL) << 8 | (b >> 8 & 0x00ff00ff00ff00ffULL);
+}
+
+/* Returns the board flipped top to bottom: its rows in reverse order. */
+static inline board_t board_flip_rows(board_t b)
+{
+    b = (b & 0x0000ffff0000ffffULL) << 16 | (b >> 16 & 0x0000ffff0000ffffULL);
+    return b << 32 | b >> 32;
+}
+
+/* Returns the board under symmetry s (0..7): bit 0 mirrors left-right, bit 1
+ * flips top-bottom, bit 2 then transposes. */
+static inline board_t board_symmetry(board_t b, int s)
+{
+    if (s & 1) b = board_mirror_columns(b);
+    if (s & 2) b = board_flip_rows(b);
+    if (s & 4) b = board_transpose(b);
+    return b;
+}
+
 /* Returns a mask with bit 4*i set exactly when cell i is empty. */
 static inline uint64_t board_empty_mask(board_t x)
 {

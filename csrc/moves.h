@@ -6,6 +6,18 @@
 
 enum { DIR_UP = 0, DIR_DOWN = 1, DIR_LEFT = 2, DIR_RIGHT = 3 };
 
+/* Returns the direction on a board that direction dir on board_symmetry(b, s) is. */
+static inline int symmetry_direction_back(int s, int dir)
+{
+    /* Undo the steps in reverse: a transpose swaps the axes (up <-> left,
+     * down <-> right), a flip reverses up/down, a mirror left/right. */
+    static const int transposed[4] = {DIR_LEFT, DIR_RIGHT, DIR_UP, DIR_DOWN};
+    if (s & 4) dir = transposed[dir];
+    if ((s & 2) && dir <= DIR_DOWN) dir ^= 1;
+    if ((s & 1) && dir >= DIR_LEFT) dir ^= 1;
+    return dir;
+}
+
 /* Indexed by a row_t; filled once by move_tables_init(). */
 extern row_t row_left_table[65536];      /* the row after sliding left */
 extern row_t row_right_table[65536];     /* the row after sliding right */

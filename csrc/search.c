@@ -842,6 +842,46 @@ static double prune_for(double prune, int depth)
     return prune == S2048_PRUNE_AUTO ? ldexp(1.0, -(depth + 4)) : prune;
 }
 
+/* The symmetry (0..3: mirrored, flipped, or both) the search reads a board
+ * in. The heuristic beside the tables wants the corner block at the top left
+ * and charges a big tile anywhere else so much that a board built in another
+ * corner reads below 0, as if lost; every direction of such a board (a
+ * person's board, often) then looked alike. A board that reads below 0 is
+ * searched in the corner where it reads best, the first of equals; any other
+ * is searched as it is, so the AI's own games, built in the top-left corner,
+ * keep their orientation (the tables AI, too, takes a root below 0 as its
+ * sign of trouble). The heuristic reads rows and columns alike, so a
+ * transpose would change nothing. */
+static int search_symmetry(const s2048_eval *e, board_t board)
+{
+    double best = eval_board(e, board);
+    if (best >= 0.0) return 0;
+    int chosen = 0;
+    for (int s = 1; s < 4; s++) {
+        double v = eval_board(e, board_symmetry(board, s));
+        if (v > best) {
+            best = v;
+            chosen = s;
+        }
+    }
+    return chosen;
+}
+
+/* Puts the values and legal directions of a search of board_symmetry(b, s)
+ * back in b's directions. */
+static void result_back(int s, s2048_result *out)
+{
+    double values[4];
+    int legal = 0;
+    for (int dir = 0; dir < 4; dir++) {
+        int back = symmetry_direction_back(s, dir);
+        values[back] = out->values[dir];
+        legal |= (out->legal >> dir & 1) << back;
+    }
+    for (int dir = 0; dir < 4; dir++) out->values[dir] = values[dir];
+    out->legal = legal;
+}
+
 int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
                   int depth, int danger, double time_ms, double prune, int keep_cache,
                   s2048_result *out)
@@ -851,6 +891,8 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
         || danger < -1 || danger > 16 || (danger >= 0 && (depth == 0 || time_ms > 0.0)))
         return -1;
     double start = now_seconds();
+    int symmetry = search_symmetry(e, board);
+    board = board_symmetry(board, symmetry);
     if (!keep_cache) tt_clear(&s->tt);
     s->tt_call = ++s->calls;  /* cleared, or kept as asked: not to be cleared again this call */
     int timed = time_ms > 0.0;
@@ -884,6 +926,7 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
         }
     }
 
+    result_back(symmetry, out);
     out->best = best_direction(out->values, out->legal);
     out->nodes = st.nodes;
     out->cache_hits = st.cache_hits;

@@ -1,5 +1,5 @@
 /* tables_probe.c -- looking a board up in the endgame tables: the 8
- * symmetries, the set of attached tables, and the probe, which tries every
+ * symmetries (board.h), the set of attached tables, and the probe, which tries every
  * formation on every orientation of the board. It is the C half of the
  * look-up in solver/tables.py (TableSet.probe), and the C game loop
  * (selfplay.c) calls it for every move.
@@ -9,42 +9,6 @@
 #include "api.h"
 #include "formations.h"
 #include "moves.h"
-
-/* ---- symmetries ---- */
-
-static board_t mirror_columns(board_t b)
-{
-    b = (b & 0x0f0f0f0f0f0f0f0fULL) << 4 | (b >> 4 & 0x0f0f0f0f0f0f0f0fULL);
-    return (b & 0x00ff00ff00ff00ffULL) << 8 | (b >> 8 & 0x00ff00ff00ff00ffULL);
-}
-
-static board_t flip_rows(board_t b)
-{
-    b = (b & 0x0000ffff0000ffffULL) << 16 | (b >> 16 & 0x0000ffff0000ffffULL);
-    return b << 32 | b >> 32;
-}
-
-/* The board under symmetry s (0..7): bit 0 mirrors left-right, bit 1 flips
- * top-bottom, bit 2 then transposes. */
-static board_t symmetry(board_t b, int s)
-{
-    if (s & 1) b = mirror_columns(b);
-    if (s & 2) b = flip_rows(b);
-    if (s & 4) b = board_transpose(b);
-    return b;
-}
-
-/* The direction on the original board that direction dir on symmetry(b, s) is. */
-static int direction_back(int s, int dir)
-{
-    /* Undo the steps in reverse: a transpose swaps the axes (up <-> left,
-     * down <-> right), a flip reverses up/down, a mirror left/right. */
-    static const int transposed[4] = {DIR_LEFT, DIR_RIGHT, DIR_UP, DIR_DOWN};
-    if (s & 4) dir = transposed[dir];
-    if ((s & 2) && dir <= DIR_DOWN) dir ^= 1;
-    if ((s & 1) && dir >= DIR_LEFT) dir ^= 1;
-    return dir;
-}
 
 /* ---- looking up ---- */
 
@@ -90,7 +54,7 @@ static int consider(const s2048_tableset *ts, int shape, int k, int goal, board_
     /* A trusted answer beats any untrusted one, then the more probable wins. */
     if (entry >> 2 && (best->dir < 0 || trusted > best->trusted
                        || (trusted == best->trusted && p > best->probability))) {
-        best->dir = direction_back(s, eg_entry_dir(entry));
+        best->dir = symmetry_direction_back(s, eg_entry_dir(entry));
         best->probability = p;
         best->trusted = trusted;
         best->shape = shape;
@@ -274,7 +238,7 @@ int s2048_tables_probe(const s2048_tableset *ts, uint64_t board, s2048_probe *ou
     out->goal = 0;
     if (!ts) return 0;
     for (int s = 0; s < 8; s++) {
-        board_t b = symmetry(board, s);
+        board_t b = board_symmetry(board, s);
         probe_oriented(ts, b, s, out);
         probe_blocks(ts, b, s, out);
         probe_chain(ts, b, s, out);

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solve2048 import reference
+from solve2048.reference_tables import symmetry
 from solve2048.engine import MAX_DEPTH, Prune, Weights, prune_threshold
 from solve2048.errors import InvalidArgumentError
 
@@ -177,6 +178,34 @@ def _deepened(board: Sequence[int], depth: int, danger: int | None) -> int:
     return depth + 1 if in_danger and depth < MAX_DEPTH else depth
 
 
+def search_symmetry(board: Sequence[int], weights: Weights) -> int:
+    """The symmetry (0..3: bit 0 mirrors left-right, bit 1 flips top-bottom)
+    the search reads a board in: the corner where it reads best, the first of
+    equals, when it reads below 0 as it is; else none."""
+    best = heuristic(board, weights)
+    if best >= 0.0:
+        return 0
+    chosen = 0
+    for s in range(1, 4):
+        value = heuristic(symmetry(list(board), s), weights)
+        if value > best:
+            best, chosen = value, s
+    return chosen
+
+
+_MIRRORED = {"left": "right", "right": "left"}
+_FLIPPED = {"up": "down", "down": "up"}
+
+
+def direction_back(s: int, direction: str) -> str:
+    """The direction on a board that ``direction`` is on its symmetry s (0..3)."""
+    if s & 1:
+        direction = _MIRRORED.get(direction, direction)
+    if s & 2:
+        direction = _FLIPPED.get(direction, direction)
+    return direction
+
+
 @dataclass(frozen=True)
 class OracleResult:
     values: dict[str, float | None]  # None for a direction the search cannot play
@@ -193,8 +222,10 @@ def expectimax(
     search = _Search(weights, prune_threshold(prune, depth))
     search.nodes = 1  # the root
     board, _ = reference.downgrade(cells)
+    s = search_symmetry(board, weights)
+    board = symmetry(board, s)
     values: dict[str, float | None] = {}
     for direction in reference.DIRECTIONS:
         after = search.playable(board, direction)
-        values[direction] = None if after is None else search.chance_node(after, depth - 1, 1.0)
-    return OracleResult(values, search.nodes)
+        values[direction_back(s, direction)] = None if after is None else search.chance_node(after, depth - 1, 1.0)
+    return OracleResult({d: values[d] for d in reference.DIRECTIONS}, search.nodes)

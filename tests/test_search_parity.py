@@ -10,7 +10,8 @@ from helpers import ALMOST_LOST, pack
 
 from solve2048 import Board, Move, Weights, analyze, auto_depth
 from solve2048.engine import Evaluator, Searcher
-from solve2048.reference_search import expectimax, heuristic, searched_depth
+from solve2048.reference_search import direction_back, expectimax, heuristic, searched_depth
+from solve2048.reference_tables import symmetry
 
 NO_CACHE = Searcher(tt_mb=0)
 DEFAULT_WEIGHTS = Weights()
@@ -123,6 +124,43 @@ def test_a_board_whose_every_move_scores_below_0_still_orders_its_moves() -> Non
     assert len(values) == 4 and len(set(values)) == 4
     assert weights.lost_value < min(values) and max(values) < 0
     assert_same_values(board, 3, "auto", NO_CACHE, weights)
+
+
+def _symmetric(board: Board, s: int) -> Board:
+    return Board.from_cells(symmetry(list(board.cells), s))
+
+
+def _values_back(board: Board, s: int, depth: int, weights: Weights) -> dict[str, float | None]:
+    """The search's values of board's symmetry s, in board's directions."""
+    values = analyze(_symmetric(board, s), depth=depth, weights=weights, searcher=NO_CACHE).values
+    return {direction_back(s, str(move)): value for move, value in values.items()}
+
+
+def test_a_board_built_in_any_corner_gets_the_same_hint_beside_the_tables() -> None:
+    # A person may build in any corner. The tables' heuristic reads such a
+    # board below 0, and the search reads it in the corner where it reads best.
+    weights = Weights.for_tables()
+    evaluator = Evaluator(weights)
+    top_left = Board.parse("2048 512 128 16 / 1024 64 8 4 / 32 4 2 . / 2 . . .")
+    assert evaluator.board(int(top_left)) >= 0
+    values = analyze(top_left, depth=3, weights=weights, searcher=NO_CACHE).values
+    for s in (1, 2, 3):
+        board = _symmetric(top_left, s)
+        assert evaluator.board(int(board)) < 0
+        assert {str(m): v for m, v in values.items()} == _values_back(top_left, s, 3, weights)
+        assert_same_values(board, 3, "auto", NO_CACHE, weights)
+
+
+def test_a_board_that_reads_0_or_more_is_searched_as_it_is() -> None:
+    # The AI's own games keep their orientation: here another corner reads a
+    # little higher (131,042 against 131,014), and the board is not turned.
+    weights = Weights.for_tables()
+    evaluator = Evaluator(weights)
+    board = Board.from_int(0x100000001001)
+    assert 0 <= evaluator.board(int(board)) < evaluator.board(int(_symmetric(board, 1)))
+    values = analyze(board, depth=2, weights=weights, searcher=NO_CACHE).values
+    assert {str(m): v for m, v in values.items()} != _values_back(board, 1, 2, weights)
+    assert_same_values(board, 2, "auto", NO_CACHE, weights)
 
 
 def test_search_matches_oracle_without_pruning() -> None:
