@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solve2048 import reference
-from solve2048.reference_tables import symmetry
 from solve2048.engine import MAX_DEPTH, Prune, Weights, prune_threshold
 from solve2048.errors import InvalidArgumentError
+from solve2048.reference_tables import symmetry
 
 # The search plays on the board's 64-bit copy (reference.downgrade), whose
 # cells hold tiles up to 32768: a merge of two of them is not played there.
