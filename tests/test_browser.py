@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from live_server import post_json, serving
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from solve2048 import reference
+from solve2048 import Board, reference
 from solve2048.cli.main import cli
 from solve2048.human_game import HumanGame
 from solve2048.record import read_lines, replay
@@ -94,7 +94,13 @@ def set_board(page: Page, text: str) -> None:
     page.click('[data-action="edit"]')
     page.fill('[data-testid="paste"]', text)
     page.click('[data-action="set-board"]')
-    page.wait_for_function("() => S2048.page.editor.cells && S2048.page.editor.cells.some(v => v > 0)")
+    # The editor opens on the game's own board and the paste goes through the
+    # server: wait for the pasted board itself, or "Play from here" may take
+    # the old one (it did once, under load).
+    page.wait_for_function(
+        "(expected) => { const c = S2048.page.editor.cells;"
+        " return c !== null && c.every((v, i) => v === expected[i]); }",
+        arg=list(Board.parse(text).cells))
     page.click('[data-action="edit-done"]')
 
 
