@@ -24,8 +24,6 @@
 #include "moves.h"
 #include "network.h"
 
-typedef nt_header header;
-
 static volatile sig_atomic_t stop_requested;
 static void on_signal(int sig) { (void)sig; stop_requested = 1; }
 
@@ -36,17 +34,17 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* The best move by points + value of the afterstate; -1 when none is legal. */
-static int best_move(const nt_net *n, board_t b, board_t *after, uint32_t *points)
+/* The best move by points + value of the afterstate; -1 when none is legal.
+ * *after, *points and *worth (points + value) describe the move chosen. */
+static int best_move(const nt_net *n, board_t b, board_t *after, uint32_t *points, double *worth)
 {
     int best = -1;
-    double best_v = 0.0;
     for (int dir = 0; dir < 4; dir++) {
         board_t a = board_move(b, dir);
         if (a == b || board_move_overflows(b, dir)) continue;
         uint32_t g = board_move_gain(b, dir);
         double v = g + nt_value(n, a);
-        if (best < 0 || v > best_v) { best = dir; best_v = v; *after = a; *points = g; }
+        if (best < 0 || v > *worth) { best = dir; *worth = v; *after = a; *points = g; }
     }
     return best;
 }
@@ -64,12 +62,13 @@ static uint64_t train_game(nt_net *n, s2048_rng *rng, float step, int *top, uint
     for (;;) {
         board_t a;
         uint32_t g;
-        if (best_move(n, b, &a, &g) < 0) {
+        double worth;
+        if (best_move(n, b, &a, &g, &worth) < 0) {
             if (have_prev) nt_update(n, prev, step * (float)(0.0 - nt_value(n, prev)));
             break;
         }
-        if (have_prev)
-            nt_update(n, prev, step * (float)(g + nt_value(n, a) - nt_value(n, prev)));
+        /* No weight has changed since best_move valued a, so its worth stands. */
+        if (have_prev) nt_update(n, prev, step * (float)(worth - nt_value(n, prev)));
         prev = a;
         have_prev = 1;
         score += g;
@@ -101,7 +100,7 @@ int main(int argc, char **argv)
     s2048_init();
     nt_net *n = nt_new();
     if (!n) { fprintf(stderr, "ntuple_train: out of memory\n"); return 1; }
-    header h;
+    nt_header h;
     int loaded = 0;
     FILE *probe = fopen(out, "rb");
     if (probe) {
