@@ -28,13 +28,15 @@ BACK = {1: {"left": "right", "right": "left"}, 2: {"up": "down", "down": "up"},
         3: {"left": "right", "right": "left", "up": "down", "down": "up"}}
 
 
-def sample_boards(seeds: list[int]) -> list[Board]:
+def sample_boards(seeds: list[int], every: int = EVERY) -> list[Board]:
+    """Every `every`-th board (none past 32768) of games at depth 2 with the
+    installed tables."""
     settings = SearchSettings(depth=2, tables=load_tables().tables)
     boards: list[Board] = []
     for seed in seeds:
         game = Game(seed, settings)
         while not game.over:
-            if game.moves % EVERY == 0 and not game.board.wide:
+            if game.moves % every == 0 and not game.board.wide:
                 boards.append(game.board)
             game.advance(1)
     return boards

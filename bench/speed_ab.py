@@ -14,21 +14,13 @@ import json
 import sys
 import time
 
-from solve2048 import Board, SearchSettings, Weights, analyze, load_tables
-from solve2048.selfplay import Game
+from corner_hint import sample_boards
 
-EVERY = 40
+from solve2048 import Board, Weights, analyze
 
 
 def write_boards(path: str) -> None:
-    settings = SearchSettings(depth=2, tables=load_tables().tables)
-    boards: list[int] = []
-    for seed in (11, 12, 13):
-        game = Game(seed, settings)
-        while not game.over:
-            if game.moves % EVERY == 0 and not game.board.wide:
-                boards.append(int(game.board))
-            game.advance(1)
+    boards = [int(b) for b in sample_boards([11, 12, 13], every=40)]
     with open(path, "w") as f:
         json.dump(boards, f)
     print(f"{len(boards)} boards")
