@@ -843,19 +843,17 @@ static double prune_for(double prune, int depth)
 }
 
 /* The symmetry (0..3: mirrored, flipped, or both) the search reads a board
- * in. The heuristic beside the tables wants the corner block at the top left
- * and charges a big tile anywhere else so much that a board built in another
- * corner reads below 0, as if lost; every direction of such a board (a
- * person's board, often) then looked alike. A board that reads below 0 is
- * searched in the corner where it reads best, the first of equals; any other
- * is searched as it is, so the AI's own games, built in the top-left corner,
- * keep their orientation (the tables AI, too, takes a root below 0 as its
- * sign of trouble). The heuristic reads rows and columns alike, so a
- * transpose would change nothing. */
+ * in: the corner where it reads best, the board as it is first among equals.
+ * Both heuristics want the biggest tiles at the top left (the tables' chain
+ * term charges a big tile anywhere else twelve times its weight), so a board
+ * built in another corner, as a person's often is, was read against its own
+ * plan: below 0 and every move alike, or worse, steered toward a corner it
+ * does not use. The AI's games stay in whatever corner they settle in, since
+ * their boards read best there. The heuristic reads rows and columns alike,
+ * so a transpose would change nothing. */
 static int search_symmetry(const s2048_eval *e, board_t board)
 {
     double best = eval_board(e, board);
-    if (best >= 0.0) return 0;
     int chosen = 0;
     for (int s = 1; s < 4; s++) {
         double v = eval_board(e, board_symmetry(board, s));

@@ -7,9 +7,9 @@ The public API::
     >>> board.move("left")
     (Board('4 4 8 . / . . . . / . . . . / 2 . . .'), 4)
     >>> decide(board, depth=3).move
-    <Move.LEFT: 2>
+    <Move.RIGHT: 3>
     >>> play_game(seed=5, depth=3).score
-    133036
+    132788
 
 ``decide`` is the solver's move (an endgame table's where one is sure, else
 the search's); ``analyze`` is the search alone, with the value of every

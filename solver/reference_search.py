@@ -180,12 +180,9 @@ def _deepened(board: Sequence[int], depth: int, danger: int | None) -> int:
 
 def search_symmetry(board: Sequence[int], weights: Weights) -> int:
     """The symmetry (0..3: bit 0 mirrors left-right, bit 1 flips top-bottom)
-    the search reads a board in: the corner where it reads best, the first of
-    equals, when it reads below 0 as it is; else none."""
-    best = heuristic(board, weights)
-    if best >= 0.0:
-        return 0
-    chosen = 0
+    the search reads a board in: the corner where it reads best, the board as
+    it is first among equals."""
+    best, chosen = heuristic(board, weights), 0
     for s in range(1, 4):
         value = heuristic(symmetry(list(board), s), weights)
         if value > best:

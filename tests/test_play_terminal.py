@@ -24,14 +24,14 @@ def moves_shown(child: pexpect.spawn) -> int:
 
 
 def test_on_a_terminal_a_game_is_paced_and_f_goes_full_speed() -> None:
-    # Seed 1 at depth 1 is a game of 723 moves, over in a millisecond at full speed.
+    # Seed 1 at depth 1 is a game of 714 moves, over in a millisecond at full speed.
     child = spawn_play()
     child.expect("f: full speed · q: stop")
     time.sleep(1.0)
     assert child.isalive(), "a watched game must not be over in a second"
     assert moves_shown(child) < 60   # ten moves a second, give or take the start
     child.send("f")
-    child.expect(r"game over: score [\d,]+ · max tile \d+ · 723 moves", timeout=20)
+    child.expect(r"game over: score [\d,]+ · max tile \d+ · 714 moves", timeout=20)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -54,11 +54,11 @@ def test_q_stops_a_watched_game_and_its_record_is_whole(tmp_path: Path) -> None:
 
 
 def test_fast_and_quiet_run_at_full_speed_on_a_terminal() -> None:
-    # Paced, these 723 moves would take 72 s: the game must end with no key
+    # Paced, these 714 moves would take 72 s: the game must end with no key
     # pressed, well within pexpect's timeout.
     for flag in ("--fast", "--quiet"):
         child = spawn_play(flag)
-        child.expect(r"game over: score [\d,]+ · max tile \d+ · 723 moves")
+        child.expect(r"game over: score [\d,]+ · max tile \d+ · 714 moves")
         child.expect(pexpect.EOF)
         child.close()
         assert child.exitstatus == 0

@@ -10,7 +10,7 @@ from helpers import ALMOST_LOST, pack
 
 from solve2048 import Board, Move, Weights, analyze, auto_depth
 from solve2048.engine import Evaluator, Searcher
-from solve2048.reference_search import direction_back, expectimax, heuristic, searched_depth
+from solve2048.reference_search import direction_back, expectimax, heuristic, search_symmetry, searched_depth
 from solve2048.reference_tables import symmetry
 
 NO_CACHE = Searcher(tt_mb=0)
@@ -138,7 +138,7 @@ def _values_back(board: Board, s: int, depth: int, weights: Weights) -> dict[str
 
 def test_a_board_built_in_any_corner_gets_the_same_hint_beside_the_tables() -> None:
     # A person may build in any corner. The tables' heuristic reads such a
-    # board below 0, and the search reads it in the corner where it reads best.
+    # board below 0; the search reads it in the corner where it reads best.
     weights = Weights.for_tables()
     evaluator = Evaluator(weights)
     top_left = Board.parse("2048 512 128 16 / 1024 64 8 4 / 32 4 2 . / 2 . . .")
@@ -151,15 +151,28 @@ def test_a_board_built_in_any_corner_gets_the_same_hint_beside_the_tables() -> N
         assert_same_values(board, 3, "auto", NO_CACHE, weights)
 
 
-def test_a_board_that_reads_0_or_more_is_searched_as_it_is() -> None:
-    # The AI's own games keep their orientation: here another corner reads a
-    # little higher (131,042 against 131,014), and the board is not turned.
+def test_a_board_that_reads_0_or_more_is_read_in_its_best_corner_too() -> None:
+    # Here the board as it is reads 131,014 and its mirror image 131,042: a
+    # live board is searched in its best corner as well, so a person's board
+    # built bottom left is not steered toward the top left before it reads
+    # below 0.
     weights = Weights.for_tables()
     evaluator = Evaluator(weights)
     board = Board.from_int(0x100000001001)
-    assert 0 <= evaluator.board(int(board)) < evaluator.board(int(_symmetric(board, 1)))
+    readings = [evaluator.board(int(_symmetric(board, s))) for s in range(4)]
+    best = readings.index(max(readings))
+    assert 0 <= readings[0] < readings[best] and best != 0
     values = analyze(board, depth=2, weights=weights, searcher=NO_CACHE).values
-    assert {str(m): v for m, v in values.items()} != _values_back(board, 1, 2, weights)
+    assert {str(m): v for m, v in values.items()} == _values_back(board, best, 2, weights)
+    assert_same_values(board, 2, "auto", NO_CACHE, weights)
+
+
+def test_a_board_read_alike_in_every_corner_is_searched_as_it_is() -> None:
+    # The first of equals is the board itself: a board that is its own mirror
+    # image and its own flip reads the same in every corner.
+    weights = Weights.for_tables()
+    board = Board.parse("2 . . 2 / . 4 4 . / . 4 4 . / 2 . . 2")
+    assert search_symmetry(list(board.cells), weights) == 0
     assert_same_values(board, 2, "auto", NO_CACHE, weights)
 
 
