@@ -136,6 +136,15 @@ def _values_back(board: Board, s: int, depth: int, weights: Weights) -> dict[str
     return {direction_back(s, str(move)): value for move, value in values.items()}
 
 
+def _assert_the_same_hint_in_every_corner(top_left: Board, weights: Weights) -> None:
+    """Each image of top_left in the other corners gets top_left's values, in
+    its own directions, and the oracle's."""
+    values = {str(m): v for m, v in analyze(top_left, depth=3, weights=weights, searcher=NO_CACHE).values.items()}
+    for s in (1, 2, 3):
+        assert values == _values_back(top_left, s, 3, weights)
+        assert_same_values(_symmetric(top_left, s), 3, "auto", NO_CACHE, weights)
+
+
 def test_a_board_built_in_any_corner_gets_the_same_hint_beside_the_tables() -> None:
     # A person may build in any corner. The tables' heuristic reads such a
     # board below 0; the search reads it in the corner where it reads best.
@@ -143,12 +152,8 @@ def test_a_board_built_in_any_corner_gets_the_same_hint_beside_the_tables() -> N
     evaluator = Evaluator(weights)
     top_left = Board.parse("2048 512 128 16 / 1024 64 8 4 / 32 4 2 . / 2 . . .")
     assert evaluator.board(int(top_left)) >= 0
-    values = analyze(top_left, depth=3, weights=weights, searcher=NO_CACHE).values
-    for s in (1, 2, 3):
-        board = _symmetric(top_left, s)
-        assert evaluator.board(int(board)) < 0
-        assert {str(m): v for m, v in values.items()} == _values_back(top_left, s, 3, weights)
-        assert_same_values(board, 3, "auto", NO_CACHE, weights)
+    assert all(evaluator.board(int(_symmetric(top_left, s))) < 0 for s in (1, 2, 3))
+    _assert_the_same_hint_in_every_corner(top_left, weights)
 
 
 def test_a_board_built_in_any_corner_that_reads_0_or_more_gets_the_same_hint() -> None:
@@ -159,12 +164,9 @@ def test_a_board_built_in_any_corner_that_reads_0_or_more_gets_the_same_hint() -
     weights = Weights.for_tables()
     evaluator = Evaluator(weights)
     top_left = Board.parse("256 64 16 4 / 32 8 4 2 / 4 2 . . / 2 . . .")
-    values = analyze(top_left, depth=3, weights=weights, searcher=NO_CACHE).values
-    for s in (1, 2, 3):
-        board = _symmetric(top_left, s)
-        assert 0 <= evaluator.board(int(board)) < evaluator.board(int(top_left))
-        assert {str(m): v for m, v in values.items()} == _values_back(top_left, s, 3, weights)
-        assert_same_values(board, 3, "auto", NO_CACHE, weights)
+    assert all(0 <= evaluator.board(int(_symmetric(top_left, s))) < evaluator.board(int(top_left))
+               for s in (1, 2, 3))
+    _assert_the_same_hint_in_every_corner(top_left, weights)
 
 
 def test_a_board_that_reads_0_or_more_is_read_in_its_best_corner_too() -> None:
