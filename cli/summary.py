@@ -112,6 +112,13 @@ def deaths_text(d: dict[str, Any]) -> str:
             lines.append(f"{g['max_tile']:>9}  {_shown(g['uncovered_share'], '.1%'):>17}"
                          f"  {_shown(g['never_covered'], '.1%'):>14}"
                          f"  {_shown(g['moves_after_tables'], ',.0f'):>29}  {_shown(g['last_probability'], '.3f'):>6}")
+    if any(g["stretch_moves"] is not None for g in d["by_max_tile"]):
+        lines.append("died with   last covered stretch: moves   median   its p at the start   median")
+        for g in d["by_max_tile"]:
+            lines.append(f"{g['max_tile']:>9}  {_shown(g['stretch_moves'], ',.0f'):>28}"
+                         f"  {_shown(g['stretch_moves_median'], ',.0f'):>7}"
+                         f"  {_shown(g['stretch_probability'], '.3f'):>19}"
+                         f"  {_shown(g['stretch_probability_median'], '.3f'):>7}")
     if any(g["last_tables"] for g in d["by_max_tile"]):
         lines.append("died with   last covered by    games   on the losing move   its p   played")
         for g in d["by_max_tile"]:
@@ -122,7 +129,8 @@ def deaths_text(d: dict[str, Any]) -> str:
     lines.append("snake: tiles falling in order from a corner; chain below: ranks under the largest all held;")
     lines.append("big pairs: tiles of 256 or more held twice (means per game); no table covered: the share of")
     lines.append("moves played on a board no endgame table covered; last covered by: the table that covered")
-    lines.append("the last covered board, and played: the share of those games in which it chose that move")
+    lines.append("the last covered board, and played: the share of those games in which it chose that move;")
+    lines.append("last covered stretch: the run of covered moves that ends at the last covered one")
     return "\n".join(lines)
 
 

@@ -235,6 +235,9 @@ typedef struct {
     uint32_t last_covered;    /* the last move (1-based) whose board a table covered; 0 = none */
     s2048_probe last_probe;   /* the covering table's answer there: which table, its
                                * success probability, whether it was trusted (played) */
+    uint32_t stretch_start;   /* the first move of the last covered stretch, the run of
+                               * covered moves that ends at last_covered; 0 = none */
+    double stretch_probability; /* the covering table's success probability there */
     s2048_rng rng;
 } s2048_game;
 

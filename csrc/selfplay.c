@@ -105,8 +105,14 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
         played++;
         /* Where the tables lost sight of the game, for the death analysis
          * (solve2048.deaths): the last covered move, which table covered it,
-         * its probability there and whether its move was played. */
+         * its probability there and whether its move was played; and where
+         * that covered stretch began, at what probability: a table that met
+         * a board already lost, or lost one it had judged good. */
         if (probe.dir >= 0) {
+            if (g->last_covered != g->moves || g->last_covered == 0) {
+                g->stretch_start = g->moves + 1;
+                g->stretch_probability = probe.probability;
+            }
             g->last_covered = g->moves + 1;
             g->last_probe = probe;
         } else {

@@ -175,6 +175,8 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "last_probability": result.last_probability,
         "last_table": result.last_table,
         "last_trusted": result.last_trusted,
+        "stretch_start": result.stretch_start,
+        "stretch_probability": result.stretch_probability,
     }
 
 

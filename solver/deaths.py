@@ -6,8 +6,9 @@ loses: the largest tile in a corner, the tiles falling in order along a snake
 from that corner, how many ranks below the largest are all held (how far the
 game had come toward its next merge), and the big tiles held twice but apart
 (pairs that could not meet). Lines also say what the endgame tables saw: the
-moves played where no table covered the board, and the last move a table
-covered with its probability there. ``summarize`` groups the games by the
+moves played where no table covered the board, the last move a table
+covered with its probability there, and where that covered stretch began,
+at what probability. ``summarize`` groups the games by the
 largest tile at death; ``solve2048 stats --deaths`` prints it.
 
 Pure functions over result rows; no I/O.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import median
 from typing import Any
 
 from solve2048.board import Board
@@ -124,6 +126,7 @@ def _group(tile: int, members: list[tuple[dict[str, Any], Death]], total: int) -
         "moves": moves / n,
         "table_move_share": table_moves / moves if moves else 0.0,
         **_coverage([r for r, _ in members]),
+        **_stretch([r for r, _ in members]),
         "last_tables": _last_tables([r for r, _ in members]),
     }
 
@@ -160,4 +163,21 @@ def _coverage(rows: list[dict[str, Any]]) -> dict[str, float | None]:
         "moves_after_tables": (sum(r["moves"] - r["last_covered"] for r in covered) / len(covered)
                                if covered else None),
         "last_probability": (sum(r["last_probability"] for r in covered) / len(covered) if covered else None),
+    }
+
+
+def _stretch(rows: list[dict[str, Any]]) -> dict[str, float | None]:
+    """The last covered stretch of these games (lines that record it; None
+    when none does): how many moves it lasted, and the covering table's
+    probability where it began, each as mean and median. A short stretch that
+    began low is a table meeting a board already lost; a long one that began
+    high, a table losing a board it had judged good."""
+    known = [r for r in rows if r.get("stretch_start")]
+    lengths = [r["last_covered"] - r["stretch_start"] + 1 for r in known]
+    starts = [r["stretch_probability"] for r in known]
+    return {
+        "stretch_moves": sum(lengths) / len(lengths) if known else None,
+        "stretch_moves_median": float(median(lengths)) if known else None,
+        "stretch_probability": sum(starts) / len(starts) if known else None,
+        "stretch_probability_median": float(median(starts)) if known else None,
     }

@@ -27,7 +27,8 @@ from solve2048.settings import MAX_TIME_MS, check_deepening, check_depth
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
           "prune", "tt_mb", "tables", "table_set", "table_trust", "table_moves", "time_ms", "danger", "start",
-          "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table", "last_trusted")
+          "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table", "last_trusted",
+          "stretch_start", "stretch_probability")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -198,6 +199,10 @@ def _check_settings(row: dict[str, Any]) -> None:
         _check_last_table(row)
     elif row.get("last_trusted") is not None:
         raise InvalidArgumentError("last_trusted is given, but last_table names no table")
+    if row.get("stretch_start") is not None:
+        _check_stretch(row)
+    elif row.get("stretch_probability") is not None:
+        raise InvalidArgumentError("stretch_probability is given, but stretch_start says no stretch")
 
 
 # A table's label as TableSpec.label writes it: chain-10:512, entry-11:128, 8:64.
@@ -226,6 +231,19 @@ def _check_last_table(row: dict[str, Any]) -> None:
         raise InvalidArgumentError("last_table names a table, but last_covered says none covered a board")
     if not isinstance(trusted, bool):
         raise InvalidArgumentError(f"last_trusted is {str(trusted)[:20]!r}, expected true or false beside last_table")
+
+
+def _check_stretch(row: dict[str, Any]) -> None:
+    """The last covered stretch: its first move, at most last_covered (0, with
+    no probability, when no board was covered), and the probability there."""
+    last = row.get("last_covered")
+    if last is None:
+        raise InvalidArgumentError("last_covered is missing, but stretch_start is given")
+    _whole(row, "stretch_start", 1 if last else 0, last)
+    if row["stretch_start"]:
+        _real(row, "stretch_probability", 0, 1)
+    elif row.get("stretch_probability") is not None:
+        raise InvalidArgumentError("stretch_probability is given, but stretch_start says no stretch")
 
 
 def _check_table_trust(row: dict[str, Any]) -> None:
@@ -267,7 +285,7 @@ def check_game(row: object) -> dict[str, Any]:
     ValueError naming the first field that is wrong. Fields older lines lack
     (won, won_at_move, prune, tt_mb, tables, table_set, table_trust, table_moves, depth, time_ms,
     danger, start, final_board, uncovered_moves, last_covered, last_probability, last_table,
-    last_trusted)
+    last_trusted, stretch_start, stretch_probability)
     may be absent."""
     if not isinstance(row, dict):
         raise InvalidArgumentError(f"a game result is a JSON object, not {type(row).__name__}")

@@ -55,6 +55,8 @@ class GameResult:
     last_probability: float | None = None  # that table's success probability there
     last_table: str | None = None  # that table's label (TableSpec.label), e.g. "chain-10:512"
     last_trusted: bool | None = None  # whether its answer was trusted there, and so played
+    stretch_start: int = 0    # the first move of the run of covered moves ending at last_covered; 0 = none
+    stretch_probability: float | None = None  # the covering table's success probability there
     danger: int | None = None  # one move deeper at this many empty cells or fewer (SearchSettings.danger)
 
     @property
@@ -88,6 +90,8 @@ class GameResult:
             "last_probability": self.last_probability,
             "last_table": self.last_table,
             "last_trusted": self.last_trusted,
+            "stretch_start": self.stretch_start,
+            "stretch_probability": self.stretch_probability,
         }
 
 
@@ -168,6 +172,18 @@ class Game:
         return TableMove.of(self._state.last_probe) if self.last_covered else None
 
     @property
+    def stretch_start(self) -> int:
+        """The first move of the last covered stretch, the run of moves on
+        covered boards that ends at ``last_covered``; 0 = none."""
+        return int(self._state.stretch_start)
+
+    @property
+    def stretch_probability(self) -> float | None:
+        """The covering table's success probability on the board of move
+        ``stretch_start``; None = none."""
+        return float(self._state.stretch_probability) if self.stretch_start else None
+
+    @property
     def won_at_move(self) -> int | None:
         return int(self._state.won_at) or None
 
@@ -231,6 +247,8 @@ class Game:
             last_probability=last.probability if last else None,
             last_table=last.spec.label if last else None,
             last_trusted=last.trusted if last else None,
+            stretch_start=self.stretch_start,
+            stretch_probability=self.stretch_probability,
         )
 
 

@@ -41,7 +41,8 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     assert set(rows[0]) == {"seed", "depth", "score", "max_tile", "moves", "won", "won_at_move",
                             "seconds", "prune", "tt_mb", "tables", "table_set", "table_trust", "table_moves",
                             "time_ms", "danger", "start", "final_board", "uncovered_moves", "last_covered",
-                            "last_probability", "last_table", "last_trusted"}
+                            "last_probability", "last_table", "last_trusted", "stretch_start",
+                            "stretch_probability"}
     assert sorted(r["seed"] for r in rows) == list(range(100, 112))
     # Game i of the batch is the game `play --seed S+i` plays.
     alone = play_game(105, depth=1)

@@ -67,12 +67,14 @@ def test_stats_deaths_reads_a_batch_file(tmp_path: Path) -> None:
     data = json.loads(CliRunner().invoke(cli, ["stats", "--deaths", "--json", str(path)]).output)
     assert data["games"] == 6 and {"max_tile", "games", "share", "corner", "snake", "chain", "big_pairs",
                                    "moves", "table_move_share", "uncovered_share", "never_covered",
-                                   "moves_after_tables", "last_probability",
+                                   "moves_after_tables", "last_probability", "stretch_moves",
+                                   "stretch_moves_median", "stretch_probability", "stretch_probability_median",
                                    "last_tables"} == set(data["by_max_tile"][0])
     # Without tables no board was covered.
     assert all(g["uncovered_share"] == 1 and g["never_covered"] == 1 and g["moves_after_tables"] is None
-               and g["last_tables"] == [] for g in data["by_max_tile"])
+               and g["stretch_moves"] is None and g["last_tables"] == [] for g in data["by_max_tile"])
     assert "died with   last covered by" not in text.output
+    assert "last covered stretch: moves" not in text.output
 
 
 def test_what_the_tables_saw_is_counted_move_by_move(built_table) -> None:
@@ -80,6 +82,7 @@ def test_what_the_tables_saw_is_counted_move_by_move(built_table) -> None:
     tables = TableSet({s: built_table(s) for s in (TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY))})
     game = Game(2, SearchSettings(depth=2, tables=tables))
     board, move, uncovered, last, probability, label, trusted = game.board, 0, 0, 0, None, None, None
+    start, start_probability, stretches = 0, None, 0
     seen = set()
     while not game.over:
         for step in game.advance(256):
@@ -88,6 +91,8 @@ def test_what_the_tables_saw_is_counted_move_by_move(built_table) -> None:
             if probe is None:
                 uncovered += 1
             else:
+                if last != move - 1 or last == 0:   # the move before was not covered: a stretch begins
+                    start, start_probability, stretches = move, probe.probability, stretches + 1
                 last, probability, label, trusted = move, probe.probability, probe.spec.label, probe.trusted
                 seen.add((label, trusted))
             board = step.board
@@ -96,7 +101,10 @@ def test_what_the_tables_saw_is_counted_move_by_move(built_table) -> None:
     assert (result.uncovered_moves, result.last_covered) == (uncovered, last)
     assert result.last_probability == probability
     assert (result.last_table, result.last_trusted) == (label, trusted)
-    assert check_game(game_row(result))["last_table"] == label   # a results line keeps it, and reads back
+    assert (result.stretch_start, result.stretch_probability) == (start, start_probability)
+    assert stretches > 1 and 0 < start < last   # the game left the tables and came back: not the first stretch
+    row = check_game(game_row(result))   # a results line keeps them, and reads back
+    assert (row["last_table"], row["stretch_start"]) == (label, start)
     assert len({t for t, _ in seen}) == 2   # both tables covered some board, so the label is not a constant
 
 
@@ -119,6 +127,20 @@ def test_deaths_say_which_table_covered_the_last_board_and_whether_it_played() -
     rows_of_text = [line.split() for line in deaths_text(summarize(rows)).splitlines()]
     assert ["8", "chain-10:1024", "2", "50.0%", "0.030", "100.0%"] in rows_of_text
     assert ["entry-11:128", "1", "100.0%", "0.500", "0.0%"] in rows_of_text
+
+
+def test_deaths_say_how_long_the_last_covered_stretch_was_and_where_it_began() -> None:
+    lost = "2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 8"
+    last = {"last_probability": 0.1, "last_table": "chain-10:512", "last_trusted": True}
+    rows = [_death_row(0, lost, last_covered=100, stretch_start=99, stretch_probability=0.1, **last),
+            _death_row(1, lost, last_covered=90, stretch_start=11, stretch_probability=0.8, **last),
+            _death_row(2, lost, last_covered=100, stretch_start=71, stretch_probability=0.6, **last),
+            _death_row(3, lost, last_covered=100, **last),   # an older line: no stretch recorded
+            _death_row(4, lost, last_covered=0, stretch_start=0)]   # never covered
+    (group,) = summarize(rows)["by_max_tile"]
+    assert group["stretch_moves"] == (2 + 80 + 30) / 3 and group["stretch_moves_median"] == 30
+    assert group["stretch_probability"] == (0.1 + 0.8 + 0.6) / 3 and group["stretch_probability_median"] == 0.6
+    assert ["8", "37", "30", "0.500", "0.600"] in [line.split() for line in deaths_text(summarize(rows)).splitlines()]
 
 
 def test_a_file_without_boards_is_one_line(tmp_path: Path) -> None:
