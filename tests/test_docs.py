@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "bench" / "RESULTS.md",
          *sorted((ROOT / "docs").glob("*.md"))]
-PATH = re.compile(r"`((?:csrc|solver|cli|tests|bench|docs)/[\w./-]+\.(?:c|h|py|sh|md|kat|txt|jsonl|pyi))`")
+PATH = re.compile(r"`((?:csrc|solver|cli|tests|bench|docs)/[\w./-]+\.(?:c|h|py|sh|md|kat|txt|jsonl|pyi|patch))`")
 # Names the changelog keeps on purpose: files renamed or removed since.
 RENAMED = {"csrc/tables.c", "csrc/game.c", "csrc/endgame.c", "solver/game.py", "solver/session.py", "bench/strength.py",
            "tests/test_tables.py", "tests/test_game.py", "tests/test_session.py"}
