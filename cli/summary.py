@@ -120,17 +120,21 @@ def deaths_text(d: dict[str, Any]) -> str:
                          f"  {_shown(g['stretch_probability'], '.3f'):>19}"
                          f"  {_shown(g['stretch_probability_median'], '.3f'):>7}")
     if any(g["last_tables"] for g in d["by_max_tile"]):
-        lines.append("died with   last covered by    games   on the losing move   its p   played")
+        lines.append("died with   last covered by    games   on the losing move   its p   played"
+                     "   stretch   from p")
         for g in d["by_max_tile"]:
             for i, t in enumerate(g["last_tables"]):
                 tile = f"{g['max_tile']:>9}" if i == 0 else " " * 9
                 lines.append(f"{tile}   {t['table']:<15}  {t['games']:>6,}  {t['on_last_move']:>19.1%}"
-                             f"  {t['probability']:>6.3f}  {t['played']:>6.1%}")
+                             f"  {t['probability']:>6.3f}  {t['played']:>6.1%}"
+                             f"  {_shown(t['stretch_moves_median'], ',.0f'):>8}"
+                             f"  {_shown(t['stretch_probability_median'], '.3f'):>7}")
     lines.append("snake: tiles falling in order from a corner; chain below: ranks under the largest all held;")
     lines.append("big pairs: tiles of 256 or more held twice (means per game); no table covered: the share of")
     lines.append("moves played on a board no endgame table covered; last covered by: the table that covered")
     lines.append("the last covered board, and played: the share of those games in which it chose that move;")
-    lines.append("last covered stretch: the run of covered moves that ends at the last covered one")
+    lines.append("last covered stretch: the run of covered moves that ends at the last covered one (it may")
+    lines.append("pass from table to table); stretch and from p: its length and its first probability, medians")
     return "\n".join(lines)
 
 

@@ -134,20 +134,30 @@ def _group(tile: int, members: list[tuple[dict[str, Any], Death]], total: int) -
 def _last_tables(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Which table covered these games' boards last (lines that record it),
     most games first: how many, how many of them it still covered on the
-    losing move itself, its mean probability there, and how many of them it
-    played (its answer trusted) rather than the search."""
+    losing move itself, its mean probability there, how many of them it
+    played (its answer trusted) rather than the search, and the medians of
+    the last covered stretch that ended with it (None where no line records
+    the stretch)."""
     by_table: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         if r.get("last_table") and r.get("last_covered"):
             by_table.setdefault(r["last_table"], []).append(r)
-    found = [{
+    found = [_last_table(label, group) for label, group in by_table.items()]
+    return sorted(found, key=lambda t: (-t["games"], t["table"]))
+
+
+def _last_table(label: str, group: list[dict[str, Any]]) -> dict[str, Any]:
+    """One row of _last_tables: the games whose last covered board was label's."""
+    stretch = _stretch(group)
+    return {
         "table": label,
         "games": len(group),
         "on_last_move": sum(r["last_covered"] == r["moves"] for r in group) / len(group),
         "probability": sum(r["last_probability"] for r in group) / len(group),
         "played": sum(bool(r.get("last_trusted")) for r in group) / len(group),
-    } for label, group in by_table.items()]
-    return sorted(found, key=lambda t: (-t["games"], t["table"]))
+        "stretch_moves_median": stretch["stretch_moves_median"],
+        "stretch_probability_median": stretch["stretch_probability_median"],
+    }
 
 
 def _coverage(rows: list[dict[str, Any]]) -> dict[str, float | None]:

@@ -122,11 +122,14 @@ def test_deaths_say_which_table_covered_the_last_board_and_whether_it_played() -
             _death_row(3, lost, last_covered=0)]   # never covered: no table to name
     (group,) = summarize(rows)["by_max_tile"]
     chain, entry = group["last_tables"]
-    assert chain == {"table": "chain-10:1024", "games": 2, "on_last_move": 0.5, "probability": 0.03, "played": 1.0}
-    assert entry == {"table": "entry-11:128", "games": 1, "on_last_move": 1.0, "probability": 0.5, "played": 0.0}
+    no_stretch = {"stretch_moves_median": None, "stretch_probability_median": None}   # older lines
+    assert chain == {"table": "chain-10:1024", "games": 2, "on_last_move": 0.5, "probability": 0.03, "played": 1.0,
+                     **no_stretch}
+    assert entry == {"table": "entry-11:128", "games": 1, "on_last_move": 1.0, "probability": 0.5, "played": 0.0,
+                     **no_stretch}
     rows_of_text = [line.split() for line in deaths_text(summarize(rows)).splitlines()]
-    assert ["8", "chain-10:1024", "2", "50.0%", "0.030", "100.0%"] in rows_of_text
-    assert ["entry-11:128", "1", "100.0%", "0.500", "0.0%"] in rows_of_text
+    assert ["8", "chain-10:1024", "2", "50.0%", "0.030", "100.0%", "—", "—"] in rows_of_text
+    assert ["entry-11:128", "1", "100.0%", "0.500", "0.0%", "—", "—"] in rows_of_text
 
 
 def test_deaths_say_how_long_the_last_covered_stretch_was_and_where_it_began() -> None:
@@ -141,6 +144,23 @@ def test_deaths_say_how_long_the_last_covered_stretch_was_and_where_it_began() -
     assert group["stretch_moves"] == (2 + 80 + 30) / 3 and group["stretch_moves_median"] == 30
     assert group["stretch_probability"] == (0.1 + 0.8 + 0.6) / 3 and group["stretch_probability_median"] == 0.6
     assert ["8", "37", "30", "0.500", "0.600"] in [line.split() for line in deaths_text(summarize(rows)).splitlines()]
+
+
+def test_deaths_give_the_last_covered_stretch_by_the_table_it_ended_with() -> None:
+    lost = "2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 8"
+    chain = {"last_probability": 0.1, "last_table": "chain-10:512", "last_trusted": True}
+    rows = [_death_row(0, lost, last_covered=100, stretch_start=99, stretch_probability=0.1, **chain),
+            _death_row(1, lost, last_covered=90, stretch_start=11, stretch_probability=0.8, **chain),
+            _death_row(2, lost, last_covered=100, stretch_start=71, stretch_probability=0.6, **chain),
+            _death_row(3, lost, last_covered=100, stretch_start=96, stretch_probability=0.9,
+                       last_probability=0.9, last_table="entry-11:128", last_trusted=False)]
+    (group,) = summarize(rows)["by_max_tile"]
+    by_chain, by_entry = group["last_tables"]
+    assert (by_chain["stretch_moves_median"], by_chain["stretch_probability_median"]) == (30, 0.6)
+    assert (by_entry["stretch_moves_median"], by_entry["stretch_probability_median"]) == (5, 0.9)
+    rows_of_text = [line.split() for line in deaths_text(summarize(rows)).splitlines()]
+    assert ["8", "chain-10:512", "3", "66.7%", "0.100", "100.0%", "30", "0.600"] in rows_of_text
+    assert ["entry-11:128", "1", "100.0%", "0.900", "0.0%", "5", "0.900"] in rows_of_text
 
 
 def test_a_file_without_boards_is_one_line(tmp_path: Path) -> None:
