@@ -132,14 +132,21 @@ def test_deaths_say_which_table_covered_the_last_board_and_whether_it_played() -
     assert ["entry-11:128", "1", "100.0%", "0.500", "0.0%", "—", "—"] in rows_of_text
 
 
+LOST = "2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 8"
+CHAIN_LAST = {"last_probability": 0.1, "last_table": "chain-10:512", "last_trusted": True}
+
+
+def _chain_stretches() -> list[dict[str, object]]:
+    """Three games lost under chain-10:512: stretches of 2, 80 and 30 moves from 0.1, 0.8 and 0.6."""
+    return [_death_row(0, LOST, last_covered=100, stretch_start=99, stretch_probability=0.1, **CHAIN_LAST),
+            _death_row(1, LOST, last_covered=90, stretch_start=11, stretch_probability=0.8, **CHAIN_LAST),
+            _death_row(2, LOST, last_covered=100, stretch_start=71, stretch_probability=0.6, **CHAIN_LAST)]
+
+
 def test_deaths_say_how_long_the_last_covered_stretch_was_and_where_it_began() -> None:
-    lost = "2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 8"
-    last = {"last_probability": 0.1, "last_table": "chain-10:512", "last_trusted": True}
-    rows = [_death_row(0, lost, last_covered=100, stretch_start=99, stretch_probability=0.1, **last),
-            _death_row(1, lost, last_covered=90, stretch_start=11, stretch_probability=0.8, **last),
-            _death_row(2, lost, last_covered=100, stretch_start=71, stretch_probability=0.6, **last),
-            _death_row(3, lost, last_covered=100, **last),   # an older line: no stretch recorded
-            _death_row(4, lost, last_covered=0, stretch_start=0)]   # never covered
+    rows = [*_chain_stretches(),
+            _death_row(3, LOST, last_covered=100, **CHAIN_LAST),   # an older line: no stretch recorded
+            _death_row(4, LOST, last_covered=0, stretch_start=0)]   # never covered
     (group,) = summarize(rows)["by_max_tile"]
     assert group["stretch_moves"] == (2 + 80 + 30) / 3 and group["stretch_moves_median"] == 30
     assert group["stretch_probability"] == (0.1 + 0.8 + 0.6) / 3 and group["stretch_probability_median"] == 0.6
@@ -147,12 +154,8 @@ def test_deaths_say_how_long_the_last_covered_stretch_was_and_where_it_began() -
 
 
 def test_deaths_give_the_last_covered_stretch_by_the_table_it_ended_with() -> None:
-    lost = "2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 8"
-    chain = {"last_probability": 0.1, "last_table": "chain-10:512", "last_trusted": True}
-    rows = [_death_row(0, lost, last_covered=100, stretch_start=99, stretch_probability=0.1, **chain),
-            _death_row(1, lost, last_covered=90, stretch_start=11, stretch_probability=0.8, **chain),
-            _death_row(2, lost, last_covered=100, stretch_start=71, stretch_probability=0.6, **chain),
-            _death_row(3, lost, last_covered=100, stretch_start=96, stretch_probability=0.9,
+    rows = [*_chain_stretches(),
+            _death_row(3, LOST, last_covered=100, stretch_start=96, stretch_probability=0.9,
                        last_probability=0.9, last_table="entry-11:128", last_trusted=False)]
     (group,) = summarize(rows)["by_max_tile"]
     by_chain, by_entry = group["last_tables"]
