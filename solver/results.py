@@ -201,7 +201,7 @@ def _check_settings(row: dict[str, Any]) -> None:
         raise InvalidArgumentError("last_trusted is given, but last_table names no table")
     if row.get("stretch_start") is not None:
         _check_stretch(row)
-    elif row.get("stretch_probability") is not None:
+    if not row.get("stretch_start") and row.get("stretch_probability") is not None:
         raise InvalidArgumentError("stretch_probability is given, but stretch_start says no stretch")
 
 
@@ -242,8 +242,6 @@ def _check_stretch(row: dict[str, Any]) -> None:
     _whole(row, "stretch_start", 1 if last else 0, last)
     if row["stretch_start"]:
         _real(row, "stretch_probability", 0, 1)
-    elif row.get("stretch_probability") is not None:
-        raise InvalidArgumentError("stretch_probability is given, but stretch_start says no stretch")
 
 
 def _check_table_trust(row: dict[str, Any]) -> None:
