@@ -159,11 +159,16 @@ static void probe_chain(const s2048_tableset *ts, board_t b, int s, s2048_probe 
     int t = a;
     while (t <= EG_MAX_GOAL && !ts->table[EG_CHAIN][EG_CHAIN_FROZEN][t]) t++;
     if (t > EG_MAX_GOAL) return;
-    /* The block must move as the placeholders do, (0,2), beside the free
-     * (0,3), be at least a (the other block tiles beside free cells are, by
-     * the choice of a), and the free tiles be within a's caps, so that none
-     * can merge into the block. */
-    if (!block_distinct(b, 2, -1) || board_at(b, 0, 2) < a || !within_chain_caps(b, a)
+    /* The block must move as the placeholders do, and the free tiles be
+     * within a's caps, so that none can merge into the lower row. (0,2) need
+     * only be above the free (0,3), not at least a: a top-row tile that has
+     * fallen below the anchor (8192 4096 8 / 1024 512 32) is played as if it
+     * were frozen, as the tables AI's big build does (its BIG_TUPLES
+     * Tuple10::IsRegular). It covers few boards, about 1 in 1,400 of a game,
+     * where the top row is being rebuilt, and the table keeps the lower row
+     * standing there: 32768 +5.3, +7.7 and +1.8 points at depths 3, 4 and 5
+     * (bench/RESULTS.md, "The chain table on a fallen top-row tile"). */
+    if (!block_distinct(b, 2, -1) || board_at(b, 0, 2) <= board_at(b, 0, 3) || !within_chain_caps(b, a)
         || eg_chain_ready(b, a))
         return;
     consider(ts, EG_CHAIN, EG_CHAIN_FROZEN, t, b, s, best);

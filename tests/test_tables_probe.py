@@ -111,6 +111,25 @@ def test_a_board_outside_the_chain_formation_is_not_covered():
         assert tables.probe(Board.from_cells(cells)) is None, cells
 
 
+def test_a_top_row_tile_fallen_below_the_anchor_is_played_as_if_frozen():
+    # As the tables AI's big build covers it: (0,2) need only be above the
+    # free (0,3), and the table answers as for the block it stands for.
+    spec = TableSpec(6, 5, CHAIN)   # block 1024 512 256 / 128 64 32: anchor 32
+    tables = TableSet({spec: compute(spec)}, min_probability=0.0)
+    standing = formation_cells(6, 5, {3: 4, 15: 2, 10: 4}, shape=CHAIN)
+    fallen = list(standing)
+    fallen[2] = 8                                              # below the anchor, above (0,3)'s 4
+    expected = tables.probe(Board.from_cells(standing))
+    found = tables.probe(Board.from_cells(fallen))
+    assert expected is not None and found is not None
+    assert (found.spec, found.move, found.probability) == (expected.spec, expected.move, expected.probability)
+    # Not above (0,3): equal (they could merge) or below it.
+    for right in (8, 16):
+        beside = list(fallen)
+        beside[3] = right
+        assert tables.probe(Board.from_cells(beside)) is None, beside
+
+
 def test_the_entry_table_covers_its_block_and_nothing_else(built_table):
     spec = TableSpec(5, 4, ENTRY)   # block 512 256 128 / 64 32: goal 16 on (1,2)
     tables = TableSet({spec: built_table(spec)}, min_probability=0.0)
