@@ -18,6 +18,7 @@ from solve2048.batch import (
     Settings,
     check_address,
     default_jobs,
+    other_engine,
     run_cluster,
     run_local,
     settings_of,
@@ -30,7 +31,7 @@ from solve2048.cli.plot import plot_option_callback, write_plot
 from solve2048.cli.render import danger_text
 from solve2048.cli.stats import load_results
 from solve2048.cli.summary import summary_text
-from solve2048.engine import check_tt_mb
+from solve2048.engine import ENGINE_ID, check_tt_mb
 from solve2048.rng import MAX_SEED
 from solve2048.settings import SearchSettings
 
@@ -141,6 +142,10 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
     if other:
         raise InputError(f"{out_path} holds games at {_settings_text(other[0])}; "
                          f"this run is {_settings_text(wanted)}")
+    engine = other_engine(rows)
+    if engine is not None:
+        raise InputError(f"{out_path} holds games played by another engine ({engine}; this one is {ENGINE_ID}): "
+                         f"its games would not be this engine's, so play into another file")
     done = {r["seed"] for r in rows}
     todo = [s for s in range(seed, seed + games) if s not in done]
     if done and not as_json:
@@ -160,6 +165,9 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
             if settings_of(row) != wanted:  # a worker of a cluster running another solve2048
                 raise BatchError(f"a worker played seed {row['seed']} at {_settings_text(settings_of(row))}, "
                                  f"not {_settings_text(wanted)}: does every machine run this solve2048?")
+            if other_engine([row]) is not None:
+                raise BatchError(f"a worker played seed {row['seed']} with engine {row['engine']}, not "
+                                 f"{ENGINE_ID}: does every machine run this solve2048?")
             if out:
                 try:
                     results_file.append_row(out, row)

@@ -222,6 +222,11 @@ uint64_t s2048_downgrade(uint64_t low, uint16_t high, int *lossless);
 
 /* ---- whole games (selfplay.c) ---- */
 
+/* Which engine plays: a digest of the sources in csrc/, made by the build
+ * (solver/_ffi_build.py), or "unknown" from a build without it. Every results
+ * line records it, so that a batch never resumes a file another engine played. */
+const char *s2048_engine_id(void);
+
 typedef struct {
     uint64_t board;   /* the position now, after the last spawn (its low part) */
     uint16_t high;    /* its fifth bits (the ladder above) */

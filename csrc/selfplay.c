@@ -10,6 +10,16 @@
 #include "api.h"
 #include "moves.h"
 
+/* Set by the build to a digest of csrc/ (solver/_ffi_build.py, engine_id). */
+#ifndef S2048_ENGINE_ID
+#define S2048_ENGINE_ID "unknown"
+#endif
+
+const char *s2048_engine_id(void)
+{
+    return S2048_ENGINE_ID;
+}
+
 void s2048_game_new(s2048_game *g, uint64_t seed)
 {
     int cell, value;

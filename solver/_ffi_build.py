@@ -17,6 +17,7 @@ alone.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shlex
 import subprocess
@@ -107,6 +108,16 @@ def relative(path: Path) -> str:
     return os.path.relpath(path, os.getcwd())
 
 
+def engine_id() -> str:
+    """A digest of every C source and header, so that a results file can say
+    which engine played its games (csrc/selfplay.c, s2048_engine_id). Line
+    endings are read alike, so a checkout with CRLF builds the same id."""
+    digest = hashlib.sha256()
+    for path in sorted(CSRC.glob("*.[ch]")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes().replace(b"\r\n", b"\n") + b"\0")
+    return digest.hexdigest()[:12]
+
+
 def make_builder() -> FFI:
     builder = FFI()
     builder.cdef(read_cdef(CSRC / "api.h"))
@@ -115,6 +126,7 @@ def make_builder() -> FFI:
         '#include "api.h"',
         sources=[relative(CSRC / name) for name in SOURCES],
         include_dirs=[relative(CSRC)],
+        define_macros=[("S2048_ENGINE_ID", f'"{engine_id()}"')],
         extra_compile_args=compile_args(),
         libraries=[] if sys.platform == "win32" else ["m"],
         # win32 runs the split search on the caller's thread alone.

@@ -25,7 +25,16 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from solve2048.board import Board
-from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, LEGACY_PRUNE, Prune, Weights, check_prune, check_tt_mb
+from solve2048.engine import (
+    DEFAULT_PRUNE,
+    DEFAULT_TT_MB,
+    ENGINE_ID,
+    LEGACY_PRUNE,
+    Prune,
+    Weights,
+    check_prune,
+    check_tt_mb,
+)
 from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.selfplay import Game, GameResult, check_seed
 from solve2048.settings import Depth, SearchSettings, check_deepening, check_depth, check_time
@@ -177,6 +186,7 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "last_trusted": result.last_trusted,
         "stretch_start": result.stretch_start,
         "stretch_probability": result.stretch_probability,
+        "engine": ENGINE_ID,
     }
 
 
@@ -201,6 +211,13 @@ def settings_of(row: dict[str, Any]) -> ResultsKey:
             row.get("tables"), row.get("time_ms"), row.get("start"), row.get("danger"),
             tuple(table_set) if table_set is not None else None,
             tuple(table_trust) if table_trust is not None else None)
+
+
+def other_engine(rows: Iterable[dict[str, Any]]) -> str | None:
+    """The first engine id among ``rows`` that is not this one's (ENGINE_ID), or
+    None. Lines written before lines recorded it say nothing, and are taken
+    for this engine's when their settings match."""
+    return next((row["engine"] for row in rows if row.get("engine") not in (None, ENGINE_ID)), None)
 
 
 def legacy_threshold(label: str, min_probability: float) -> float:

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 
 lib.s2048_init()
 
+# Which engine this is: a digest of the C sources it was built from. A results
+# line records it, and a batch resumes only lines of its own engine.
+ENGINE_ID: str = ffi.string(lib.s2048_engine_id()).decode("ascii")
+
 MAX_DEPTH = 16
 # Pruning: a chance node reached with a probability below the threshold is
 # scored by the heuristic. "auto" scales it with the depth d searched, 2^-(d+4):

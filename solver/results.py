@@ -28,7 +28,7 @@ MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
           "prune", "tt_mb", "tables", "table_set", "table_trust", "table_moves", "time_ms", "danger", "start",
           "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table", "last_trusted",
-          "stretch_start", "stretch_probability")
+          "stretch_start", "stretch_probability", "engine")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -203,11 +203,14 @@ def _check_settings(row: dict[str, Any]) -> None:
         _check_stretch(row)
     if not row.get("stretch_start") and row.get("stretch_probability") is not None:
         raise InvalidArgumentError("stretch_probability is given, but stretch_start says no stretch")
+    if row.get("engine") is not None and not (isinstance(row["engine"], str) and _ENGINE.fullmatch(row["engine"])):
+        raise InvalidArgumentError(f"engine {str(row['engine'])[:40]!r} is not an engine id such as \"3f2a9c01b7d4\"")
 
 
 # A table's label as TableSpec.label writes it: chain-10:512, entry-11:128, 8:64.
 _TABLE_LABEL = re.compile(r"(?:[a-z]{1,8}-)?[0-9]{1,2}:[0-9]{1,6}")
 MAX_TABLES = 64  # far more than any set
+_ENGINE = re.compile(r"[0-9a-z]{1,32}")  # ENGINE_ID: 12 hex digits, or "unknown"
 
 
 def _check_table_set(row: dict[str, Any]) -> None:
@@ -283,7 +286,7 @@ def check_game(row: object) -> dict[str, Any]:
     ValueError naming the first field that is wrong. Fields older lines lack
     (won, won_at_move, prune, tt_mb, tables, table_set, table_trust, table_moves, depth, time_ms,
     danger, start, final_board, uncovered_moves, last_covered, last_probability, last_table,
-    last_trusted, stretch_start, stretch_probability)
+    last_trusted, stretch_start, stretch_probability, engine)
     may be absent."""
     if not isinstance(row, dict):
         raise InvalidArgumentError(f"a game result is a JSON object, not {type(row).__name__}")

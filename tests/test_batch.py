@@ -42,7 +42,7 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
                             "seconds", "prune", "tt_mb", "tables", "table_set", "table_trust", "table_moves",
                             "time_ms", "danger", "start", "final_board", "uncovered_moves", "last_covered",
                             "last_probability", "last_table", "last_trusted", "stretch_start",
-                            "stretch_probability"}
+                            "stretch_probability", "engine"}
     assert sorted(r["seed"] for r in rows) == list(range(100, 112))
     # Game i of the batch is the game `play --seed S+i` plays.
     alone = play_game(105, depth=1)
@@ -364,3 +364,47 @@ def test_a_file_played_with_other_tables_is_not_resumed(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "holds games at depth 1, prune auto, tt-mb 8, tables at 0.9 (entry-11:32@0.9 entry-11:64@0.9 " \
            "entry-11:128@0.9 chain-10:512@0); this run is depth 1, prune auto, tt-mb 8, no tables" in result.output
+
+
+def test_every_line_names_the_engine_built_from_the_sources_here(tmp_path: Path) -> None:
+    import importlib.util
+
+    from solve2048.engine import ENGINE_ID
+
+    # The digest the build put into the extension is the one of csrc/ as it is
+    # now: an engine built from other sources would carry another id.
+    build = Path(__file__).resolve().parent.parent / "solver" / "_ffi_build.py"
+    spec = importlib.util.spec_from_file_location("ffi_build_for_test", build)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.engine_id() == ENGINE_ID and len(ENGINE_ID) == 12
+    out = tmp_path / "r.jsonl"
+    assert invoke("-n", "2", "-d", "1", "-o", str(out)).exit_code == 0
+    assert [json.loads(line)["engine"] for line in out.read_text().splitlines()] == [ENGINE_ID] * 2
+
+
+def test_a_file_another_engine_played_is_not_resumed_and_is_kept(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert invoke("-n", "2", "-d", "1", "-o", str(out)).exit_code == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    out.write_text("".join(json.dumps(r | {"engine": "0123456789ab"}) + "\n" for r in lines))
+    before = out.read_bytes()
+    result = invoke("-n", "3", "-d", "1", "-o", str(out))
+    assert result.exit_code == 2, result.output
+    assert "holds games played by another engine (0123456789ab; this one is " in result.output
+    assert "Traceback" not in result.output and out.read_bytes() == before
+    # A line without an engine was written before lines named it: resumed, as before.
+    out.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "engine"}) + "\n" for r in lines))
+    result = invoke("-n", "3", "-d", "1", "-o", str(out))
+    assert result.exit_code == 0 and "2 games done, 1 to play" in result.output, result.output
+
+
+@pytest.mark.parametrize("engine", [12, "", "x" * 33, "ABC", "a b"])
+def test_a_line_with_a_malformed_engine_is_refused(tmp_path: Path, engine: object) -> None:
+    out = tmp_path / "r.jsonl"
+    assert invoke("-n", "1", "-d", "1", "-o", str(out)).exit_code == 0
+    row = json.loads(out.read_text()) | {"engine": engine}
+    out.write_text(json.dumps(row) + "\n")
+    result = invoke("-n", "2", "-d", "1", "-o", str(out))
+    assert result.exit_code == 2 and "is not an engine id" in result.output and "Traceback" not in result.output
