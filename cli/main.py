@@ -27,6 +27,7 @@ from solve2048.cli.review import review
 from solve2048.cli.serve import serve
 from solve2048.cli.stats import stats
 from solve2048.cli.tables import tables
+from solve2048.engine import ENGINE_ID
 
 
 class OneLineErrorGroup(click.Group):
@@ -51,7 +52,10 @@ class OneLineErrorGroup(click.Group):
 
 
 @click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "-V", "--version", prog_name="solve2048")
+# The engine id is what every results line records (docs/formats.md): with it
+# a user can tell which engine played a file, and quote it in a report.
+@click.version_option(__version__, "-V", "--version", prog_name="solve2048",
+                      message=f"%(prog)s, version %(version)s, engine {ENGINE_ID}")
 def cli() -> None:
     """solve2048: a fast, exact expectimax solver and hint tool for 2048.
 

@@ -22,8 +22,11 @@ def run(*args: str, input: str | None = None):
 
 
 def test_version_and_help() -> None:
+    from solve2048.engine import ENGINE_ID
+
     result = run("--version")
     assert result.exit_code == 0 and "solve2048" in result.output
+    assert result.output.rstrip().endswith(f"engine {ENGINE_ID}") and len(ENGINE_ID) == 12
     result = run("--help")
     assert result.exit_code == 0 and "hint" in result.output and "Exit codes" in result.output
 
