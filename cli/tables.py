@@ -78,7 +78,9 @@ def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...])
 
     def done(report: BuildReport) -> None:
         bar.clear()
-        what = f"built in {duration(report.seconds)}" if report.built else "already built"
+        what = (f"built in {duration(report.seconds)}" if report.built
+                else f"converted from 16-bit entries in {duration(report.seconds)}" if report.converted
+                else "already built")
         click.echo(f"  {report.spec}: {_megabytes(report.size_bytes)}, {what}", err=True)
 
     build_all(directory, specs, jobs or os.cpu_count() or 1, bar.update, done)

@@ -151,8 +151,14 @@ int s2048_table_max_sum(int shape, int frozen, int goal);
  * entries written, or -1 for a bad argument. */
 int64_t s2048_table_build_layer(int shape, int frozen, int goal, uint16_t *table,
                                 int sum, int part, int parts);
-/* A 64-bit checksum of n entries (FNV-1a over 64-bit words). */
-uint64_t s2048_table_checksum(const uint16_t *table, size_t n);
+/* Turns n built entries (16 bits) into the entries a table file stores and
+ * play reads (8 bits: the same move, the probability rounded down to a step
+ * of 1/60; formations.h, eg_store). */
+void s2048_table_store(const uint16_t *built, uint8_t *stored, size_t n);
+/* A 64-bit checksum of n stored entries (FNV-1a over 64-bit words). */
+uint64_t s2048_table_checksum(const uint8_t *table, size_t n);
+/* The checksum of a version-1 file's n 16-bit entries, for converting one. */
+uint64_t s2048_table_checksum_v1(const uint16_t *table, size_t n);
 
 typedef struct s2048_tableset s2048_tableset;
 
@@ -171,7 +177,7 @@ void s2048_tableset_free(s2048_tableset *ts);
  * probability min_prob (0..1) on; its memory stays the caller's and must
  * outlive the set. Returns 0, or -1 for a bad argument or a wrong entry count. */
 int s2048_tableset_add(s2048_tableset *ts, int shape, int frozen, int goal,
-                       const uint16_t *table, size_t entries, double min_prob);
+                       const uint8_t *table, size_t entries, double min_prob);
 /* Looks board up under its 8 symmetries in every attached table that covers
  * it and keeps the best answer: a trusted one before any other, then the
  * highest success probability. Returns 1 when some table covers the board,

@@ -83,26 +83,47 @@
 #define EG_ENTRY_FROZEN 5
 #define EG_ENTRY_GOAL_CELL 6   /* (1,2): the block's cell an entry table fills */
 #define EG_ENTRY_MIN_GOAL 3
-/* From goal 512 on, the bottom row is capped at 16, not g-2. The tables AI's
- * big table, goal 512 with 128 on the bottom row, has 21.8 billion entries
- * (43.5 GB); with 16 it has 3.3 billion (6.6 GB), and in real depth-5 games
- * it holds 93% of the boards the wider caps hold (bench/entry_cover.py,
- * bench/RESULTS.md "A goal-512 entry table in 6.6 GB"). */
+/* From goal 512 on, the bottom row is capped at 32, not g-2. The tables AI's
+ * big table, goal 512 with 128 on the bottom row, has 21.8 billion entries;
+ * with 32 it has 6.9 billion (6.9 GB stored), and against a cap of 16 (3.3
+ * billion, which in real depth-5 games holds 93% of the boards the wider caps
+ * hold) it reached 32768 in 2.9 +- 1.1 points more of 1,000 paired games at
+ * depth 5 (bench/RESULTS.md, "The goal-512 entry table with 32 on its bottom
+ * row"). 64 would need 12.8 billion entries, 25.5 GB while it is built. */
 #define EG_ENTRY_LOW_BOTTOM 9
-#define EG_ENTRY_BOTTOM_CAP 4
+#define EG_ENTRY_BOTTOM_CAP 5
 
 #define EG_MIN_FROZEN 6     /* 10 free cells */
 #define EG_MAX_FROZEN 13    /* 3 free cells */
 #define EG_MIN_GOAL 3       /* a spawn (rank 1 or 2) is always below the goal */
 #define EG_MAX_GOAL 13      /* frozen placeholders 14 and 15 stay above it */
-#define EG_PROB_ONE 16383   /* probabilities are 14-bit fixed point */
+#define EG_PROB_ONE 16383   /* the builder's probabilities are 14-bit fixed point */
+#define EG_STORED_ONE 60    /* a stored entry's are steps of 1/60 */
 
 /* The cells of the snake path, row-major indices. */
 extern const int eg_path[16];
 
-/* An entry: probability q / EG_PROB_ONE in the high 14 bits, direction below. */
+/* A built entry (16 bits, while a table is built): probability
+ * q / EG_PROB_ONE in the high 14 bits, direction in the low 2. */
 static inline double eg_entry_prob(uint16_t entry) { return (double)(entry >> 2) / EG_PROB_ONE; }
-static inline int eg_entry_dir(uint16_t entry) { return entry & 3; }
+
+/* A stored entry (8 bits, in a table file and in play): probability
+ * c / EG_STORED_ONE in the high 6 bits, the same direction in the low 2.
+ * Storing halves the set (15.0 GB to 7.5 GB for the six tables of
+ * 2026-12-04). The moves are the exact ones of the build; only the
+ * probability is coarser, and it is rounded down, so that "at least t" gives
+ * the exact answer for every t on the 1/60 grid above 1/60 (the thresholds
+ * 0.1, 0.8, 0.9 and 0.95 measured so far all are), and a probability above 0
+ * stays above 0 (a chain table's threshold is "above 0"). */
+static inline uint8_t eg_store(uint16_t entry)
+{
+    unsigned q = entry >> 2;
+    unsigned c = q * EG_STORED_ONE / EG_PROB_ONE;
+    if (q && !c) c = 1;
+    return (uint8_t)(c << 2 | (entry & 3));
+}
+static inline double eg_stored_prob(uint8_t entry) { return (double)(entry >> 2) / EG_STORED_ONE; }
+static inline int eg_stored_dir(uint8_t entry) { return entry & 3; }
 
 /* One (shape, frozen, goal) triple, with everything the inner loops need. */
 typedef struct {

@@ -110,15 +110,28 @@ int64_t s2048_table_build_layer(int shape, int frozen, int goal, uint16_t *table
     return w.written;
 }
 
-uint64_t s2048_table_checksum(const uint16_t *table, size_t n)
+void s2048_table_store(const uint16_t *built, uint8_t *stored, size_t n)
+{
+    for (size_t i = 0; i < n; i++) stored[i] = eg_store(built[i]);
+}
+
+/* FNV-1a over 64-bit words, then over the bytes left. */
+uint64_t s2048_table_checksum(const uint8_t *table, size_t n)
 {
     uint64_t h = 0xcbf29ce484222325ULL;
     size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
+    for (; i + 8 <= n; i += 8) {
         uint64_t word;
         memcpy(&word, table + i, sizeof word);
         h = (h ^ word) * 0x100000001b3ULL;
     }
     for (; i < n; i++) h = (h ^ table[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+uint64_t s2048_table_checksum_v1(const uint16_t *table, size_t n)
+{
+    uint64_t h = s2048_table_checksum((const uint8_t *)table, 2 * (n - n % 4));
+    for (size_t i = n - n % 4; i < n; i++) h = (h ^ table[i]) * 0x100000001b3ULL;
     return h;
 }

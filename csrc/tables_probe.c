@@ -13,7 +13,7 @@
 /* ---- looking up ---- */
 
 struct s2048_tableset {
-    const uint16_t *table[EG_SHAPES][EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
+    const uint8_t *table[EG_SHAPES][EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
     formation form[EG_SHAPES][EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
     /* the least probability at which each table's answer is trusted */
     double min_prob[EG_SHAPES][EG_MAX_FROZEN + 1][EG_MAX_GOAL + 1];
@@ -25,7 +25,7 @@ s2048_tableset *s2048_tableset_new(void) { return calloc(1, sizeof(s2048_tablese
 void s2048_tableset_free(s2048_tableset *ts) { free(ts); }
 
 int s2048_tableset_add(s2048_tableset *ts, int shape, int frozen, int goal,
-                       const uint16_t *table, size_t entries, double min_prob)
+                       const uint8_t *table, size_t entries, double min_prob)
 {
     formation f;
     if (!ts || !table || eg_formation_init(&f, shape, frozen, goal) != 0 || entries != f.entries
@@ -44,17 +44,17 @@ int s2048_tableset_add(s2048_tableset *ts, int shape, int frozen, int goal,
 static int consider(const s2048_tableset *ts, int shape, int k, int goal, board_t b, int s,
                     s2048_probe *best)
 {
-    const uint16_t *table = ts->table[shape][k][goal];
+    const uint8_t *table = ts->table[shape][k][goal];
     if (!table) return 0;
     int64_t index = eg_free_index(&ts->form[shape][k][goal], b);
     if (index < 0) return 0;   /* a free tile over its cap */
-    uint16_t entry = table[index];
-    double p = eg_entry_prob(entry);
+    uint8_t entry = table[index];
+    double p = eg_stored_prob(entry);
     int trusted = p >= ts->min_prob[shape][k][goal];
     /* A trusted answer beats any untrusted one, then the more probable wins. */
     if (entry >> 2 && (best->dir < 0 || trusted > best->trusted
                        || (trusted == best->trusted && p > best->probability))) {
-        best->dir = symmetry_direction_back(s, eg_entry_dir(entry));
+        best->dir = symmetry_direction_back(s, eg_stored_dir(entry));
         best->probability = p;
         best->trusted = trusted;
         best->shape = shape;
@@ -227,8 +227,9 @@ static void probe_entry(const s2048_tableset *ts, board_t b, int s, s2048_probe 
         return;
     /* The board is played toward the highest goal up to its own with a table
      * attached. If its free tiles are over that table's caps (and those of
-     * the table one goal up, below), a lower table may still hold them: the
-     * goal-512 table caps its bottom row at 16, the goal-128 table at 32. */
+     * the table one goal up, below), a lower table is tried: its caps are
+     * lower, save the bottom row of a table from goal 512 on, which may be
+     * capped below a lower table's (EG_ENTRY_BOTTOM_CAP). */
     for (int g = own < ts->entry_top ? own : ts->entry_top; g >= EG_ENTRY_MIN_GOAL; g--)
         if (ts->table[EG_ENTRY][EG_ENTRY_FROZEN][g] && probe_entry_goal(ts, b, s, g, best)) return;
 }

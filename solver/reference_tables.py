@@ -23,10 +23,26 @@ from solve2048 import reference
 
 PATH = (0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12)
 PROB_ONE = 16383
+STORED_ONE = 60
 
 
 def entry_probability(entry: int) -> float:
     return (entry >> 2) / PROB_ONE
+
+
+def stored(entry: int) -> int:
+    """The byte a table file stores for a built entry: the same move, the
+    probability rounded down to a step of 1/60, and never from above 0 down to
+    0 (csrc/formations.h, eg_store)."""
+    q = entry >> 2
+    steps = q * STORED_ONE // PROB_ONE
+    if q and not steps:
+        steps = 1
+    return steps << 2 | entry & 3
+
+
+def stored_probability(entry: int) -> float:
+    return (entry >> 2) / STORED_ONE
 
 
 CHAIN = 2
@@ -108,16 +124,16 @@ def entry_ready(cells: list[int], goal: int) -> bool:
         or (is_(2, 2, h) and (is_(2, 1, h) or is_(3, 2, h) or is_(2, 3, h))))
 
 
-# From goal 512 on, the entry formation's bottom row is capped at 16, not
+# From goal 512 on, the entry formation's bottom row is capped at 32, not
 # two below the goal (csrc/formations.h, EG_ENTRY_LOW_BOTTOM).
 ENTRY_LOW_BOTTOM = 9
-ENTRY_BOTTOM_CAP = 4
+ENTRY_BOTTOM_CAP = 5
 
 
 def entry_caps(goal: int) -> dict[int, int]:
     """The highest rank each free cell of the entry formation may hold, in
     free-cell order: the goal on (1,2), one below it elsewhere, two below on
-    the bottom row (16 from goal 512 on)."""
+    the bottom row (32 from goal 512 on)."""
     bottom = ENTRY_BOTTOM_CAP if goal >= ENTRY_LOW_BOTTOM else goal - 2
     return {cell: goal if cell == ENTRY_GOAL_CELL else bottom if cell >= 12 else goal - 1
             for cell in cell_order(ENTRY, 5)[1]}

@@ -12,10 +12,16 @@ the table directory and take a table's move whenever its probability reaches
 that table's threshold (``TableSet.threshold``: by shape, and by goal where
 one table is played differently).
 
-A table file is a 64-byte header, then its entries as little-endian uint16::
+A table file is a 64-byte header, then its entries, one byte each (the move
+in the low 2 bits, the probability in steps of 1/60, rounded down, in the high
+6; see eg_store in csrc/formations.h)::
 
     magic "S2048EGT" | version u32 | frozen u32 | goal u32 | shape u32
     | entries u64 | checksum u64 | zeros up to 64 bytes
+
+Version 1 files held 16-bit entries (14-bit probabilities); ``tables build``
+converts them to version 2 without solving them again
+(``solve2048.tables_build.convert``).
 
 A file is only ever written under a temporary name and renamed when complete,
 and it is loaded only when its header, size and checksum all agree, so a torn
@@ -41,11 +47,12 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    # A table's entries, in memory or memory-mapped from its file.
-    Entries = npt.NDArray[np.uint16]
+    # A table's stored entries, in memory or memory-mapped from its file.
+    Entries = npt.NDArray[np.uint8]
 
 MAGIC = b"S2048EGT"
-VERSION = 1
+VERSION = 2
+OLD_VERSION = 1   # 16-bit entries, converted by tables build
 HEADER = struct.Struct("<8sIIIIQQ")
 HEADER_SIZE = 64
 ENV_DIR = "SOLVE2048_TABLES"
@@ -102,7 +109,7 @@ class TableSpec:
 
     @property
     def size_bytes(self) -> int:
-        return HEADER_SIZE + 2 * self.entries
+        return HEADER_SIZE + self.entries
 
     @property
     def goal_word(self) -> str:
@@ -199,8 +206,8 @@ def header_bytes(spec: TableSpec, checksum: int) -> bytes:
 
 
 def checksum(entries: Entries) -> int:
-    """The checksum of a uint16 array of entries (computed in C)."""
-    return int(lib.s2048_table_checksum(ffi.cast("const uint16_t *", entries.ctypes.data), entries.size))
+    """The checksum of an array of stored entries (computed in C)."""
+    return int(lib.s2048_table_checksum(ffi.cast("const uint8_t *", entries.ctypes.data), entries.size))
 
 
 def _stamp_path(path: Path) -> Path:
@@ -229,6 +236,38 @@ def remember_checked(path: Path, checksum: int) -> None:
     _remember_checked(path, _stamp_of(path.stat(), checksum))
 
 
+def read_header(path: Path, spec: TableSpec, version: int = VERSION) -> tuple[os.stat_result, int]:
+    """Checks that ``path`` is a whole table file of ``spec`` in format
+    ``version``; returns its stat and the checksum its header records. Raises
+    TableError."""
+    try:
+        stat = path.stat()
+        with path.open("rb") as f:
+            head = f.read(HEADER.size)
+    except OSError as e:
+        raise TableError(f"{path}: cannot read: {e.strerror or e}") from None
+    if len(head) < HEADER.size:
+        raise TableError(f"{path}: not a table file (too short)")
+    magic, found, frozen, goal, shape, entries, expected = HEADER.unpack(head)
+    if magic != MAGIC:
+        raise TableError(f"{path}: not a table file (bad magic)")
+    if found == OLD_VERSION and version == VERSION:
+        raise TableError(f"{path}: table format version 1 (16-bit entries); "
+                         "`solve2048 tables build` converts it in about a minute")
+    if found != version:
+        raise TableError(f"{path}: table format version {found}, this solve2048 reads {VERSION}; rebuild it")
+    if (frozen, goal, shape) != (spec.frozen, spec.goal, spec.shape):
+        raise TableError(f"{path}: holds another table (shape {shape}, frozen {frozen}, goal rank {goal})")
+    if entries != spec.entries:
+        raise TableError(f"{path}: built with other caps ({entries} entries, this solve2048's table has "
+                         f"{spec.entries}); rebuild it")
+    width = 1 if version == VERSION else 2
+    if stat.st_size != HEADER_SIZE + width * entries:
+        raise TableError(f"{path}: {stat.st_size} bytes, expected {HEADER_SIZE + width * entries} "
+                         "(torn or damaged); rebuild it")
+    return stat, expected
+
+
 def open_table(path: Path, spec: TableSpec, verify: bool = True, recheck: bool = False) -> Entries:
     """The entries of a finished table file, memory-mapped read-only; raises TableError.
 
@@ -238,25 +277,8 @@ def open_table(path: Path, spec: TableSpec, verify: bool = True, recheck: bool =
     about a second). ``recheck`` ignores the stamp."""
     import numpy as np
 
-    try:
-        stat = path.stat()
-        size = stat.st_size
-        with path.open("rb") as f:
-            head = f.read(HEADER.size)
-    except OSError as e:
-        raise TableError(f"{path}: cannot read: {e.strerror or e}") from None
-    if len(head) < HEADER.size:
-        raise TableError(f"{path}: not a table file (too short)")
-    magic, version, frozen, goal, shape, entries, expected = HEADER.unpack(head)
-    if magic != MAGIC:
-        raise TableError(f"{path}: not a table file (bad magic)")
-    if version != VERSION:
-        raise TableError(f"{path}: table format version {version}, this solve2048 reads {VERSION}; rebuild it")
-    if (frozen, goal, shape, entries) != (spec.frozen, spec.goal, spec.shape, spec.entries):
-        raise TableError(f"{path}: holds another table (shape {shape}, frozen {frozen}, goal rank {goal})")
-    if size != spec.size_bytes:
-        raise TableError(f"{path}: {size} bytes, expected {spec.size_bytes} (torn or damaged); rebuild it")
-    data = np.memmap(path, dtype="<u2", mode="r", offset=HEADER_SIZE, shape=(entries,))
+    stat, expected = read_header(path, spec)
+    data = np.memmap(path, dtype=np.uint8, mode="r", offset=HEADER_SIZE, shape=(spec.entries,))
     stamp = _stamp_of(stat, expected)
     if verify and (recheck or not _checked_before(path, stamp)):
         if checksum(data) != expected:
@@ -310,7 +332,7 @@ class TableSet:
         if self.handle == ffi.NULL:
             raise OutOfMemoryError("cannot allocate a table set")
         for spec, entries in self._tables.items():
-            pointer = ffi.cast("const uint16_t *", entries.ctypes.data)
+            pointer = ffi.cast("const uint8_t *", entries.ctypes.data)
             if lib.s2048_tableset_add(self.handle, spec.shape, spec.frozen, spec.goal,
                                       pointer, entries.size, self.threshold(spec)) != 0:
                 raise InvalidArgumentError(f"table {spec} has {entries.size} entries, expected {spec.entries}")

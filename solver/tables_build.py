@@ -3,10 +3,14 @@
 A table is computed in memory from the highest tile sum of its free cells down
 to 0: a move keeps the sum and a spawn adds 2 or 4, so a layer needs only the
 two above it, and the threads of one layer never touch each other's entries.
-The finished table is written under a temporary name, flushed and renamed, so
-an interrupted build leaves either nothing or a complete, checksummed file;
-``build_all`` skips tables that are already there and verify, which makes a
-rebuild after an interrupt resume where it stopped.
+It is computed with 16-bit entries (14-bit probabilities, exact enough that
+the layers above do not blur the ones below) and stored with 8-bit ones (the
+same moves; see eg_store in csrc/formations.h). The finished table is written
+under a temporary name, flushed and renamed, so an interrupted build leaves
+either nothing or a complete, checksummed file; ``build_all`` skips tables
+that are already there and verify, which makes a rebuild after an interrupt
+resume where it stopped, and converts the 16-bit files of format version 1
+instead of solving them again.
 """
 
 from __future__ import annotations
@@ -18,38 +22,48 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from solve2048.engine import ffi, lib
 from solve2048.errors import InvalidArgumentError
 from solve2048.tables import (
     DEFAULT_SPECS,
+    HEADER_SIZE,
+    OLD_VERSION,
     TableError,
     TableSpec,
     checksum,
     header_bytes,
     open_table,
+    read_header,
     remember_checked,
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from solve2048.tables import Entries
 
 # progress(spec, entries done, entries in the table)
 Progress = Callable[[TableSpec, int, int], None]
+# Entries stored per call into C: 64 MiB written at a time, so that storing a
+# table adds little to the peak memory of building it.
+STORE_CHUNK = 1 << 26
 
 
 @dataclass(frozen=True)
 class BuildReport:
     spec: TableSpec
     path: Path
-    built: bool      # False: a finished file was already there
+    built: bool      # False: a finished file was already there, or converted
     seconds: float
     size_bytes: int
+    converted: bool = False   # a version-1 file was converted, not solved again
 
 
-def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None) -> Entries:
-    """The table's entries as a numpy uint16 array (all of it in memory)."""
+def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None) -> npt.NDArray[np.uint16]:
+    """The table's built entries, 16 bits each, as a numpy array (all of it in memory)."""
     import numpy as np
 
     entries = np.zeros(spec.entries, dtype=np.uint16)
@@ -75,21 +89,62 @@ def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None) ->
     return entries
 
 
-def save(spec: TableSpec, entries: Entries, directory: Path) -> Path:
-    """Writes the table to ``directory`` atomically; returns its path."""
+def store(built: npt.NDArray[np.uint16]) -> Entries:
+    """The stored (8-bit) entries of built ones, all at once: for small tables and tests."""
+    import numpy as np
+
+    stored = np.empty(built.size, dtype=np.uint8)
+    lib.s2048_table_store(ffi.cast("const uint16_t *", built.ctypes.data),
+                          ffi.cast("uint8_t *", stored.ctypes.data), built.size)
+    return stored
+
+
+def _write_stored(f: BinaryIO, built: npt.NDArray[np.uint16]) -> None:
+    """Writes the stored entries of ``built`` (in memory or memory-mapped), a chunk at a time."""
+    import numpy as np
+
+    for start in range(0, built.size, STORE_CHUNK):
+        f.write(store(np.ascontiguousarray(built[start:start + STORE_CHUNK])).data)
+
+
+def save(spec: TableSpec, built: npt.NDArray[np.uint16], directory: Path) -> Path:
+    """Stores built entries as ``spec``'s table file in ``directory``, atomically; returns its path."""
+    import numpy as np
+
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / spec.filename
     partial = path.with_name(path.name + ".partial")
-    total = checksum(entries)
-    with partial.open("wb") as f:
+    with partial.open("w+b") as f:
+        # The header goes in last, with the checksum of what was written.
+        f.write(bytes(HEADER_SIZE))
+        _write_stored(f, built)
+        f.flush()
+        total = checksum(np.memmap(partial, dtype=np.uint8, mode="r", offset=HEADER_SIZE, shape=(spec.entries,)))
+        f.seek(0)
         f.write(header_bytes(spec, total))
-        # Straight from the array's memory: a copy would double the peak RAM.
-        f.write(entries.astype("<u2", copy=False).data)
         f.flush()
         os.fsync(f.fileno())
     os.replace(partial, path)
     remember_checked(path, total)
     return path
+
+
+def convert(spec: TableSpec, directory: Path) -> bool:
+    """Stores a sound version-1 (16-bit) file of ``spec`` in ``directory`` in
+    the current format, in place; False when there is none (or it is damaged:
+    then it must be built again)."""
+    import numpy as np
+
+    path = directory / spec.filename
+    try:
+        _, expected = read_header(path, spec, OLD_VERSION)
+    except TableError:
+        return False
+    old = np.memmap(path, dtype="<u2", mode="r", offset=HEADER_SIZE, shape=(spec.entries,))
+    if int(lib.s2048_table_checksum_v1(ffi.cast("const uint16_t *", old.ctypes.data), old.size)) != expected:
+        return False
+    save(spec, old, directory)
+    return True
 
 
 def is_finished(spec: TableSpec, directory: Path) -> bool:
@@ -108,10 +163,13 @@ def build_all(directory: Path, specs: tuple[TableSpec, ...] = DEFAULT_SPECS, job
     for spec in sorted(specs, key=lambda s: s.entries):
         path = directory / spec.filename
         start = time.perf_counter()
-        built = not is_finished(spec, directory)
+        built = converted = False
+        if not is_finished(spec, directory):
+            converted = convert(spec, directory)
+            built = not converted
         if built:
             save(spec, compute(spec, jobs, progress), directory)
-        report = BuildReport(spec, path, built, time.perf_counter() - start, spec.size_bytes)
+        report = BuildReport(spec, path, built, time.perf_counter() - start, spec.size_bytes, converted)
         reports.append(report)
         if on_done:
             on_done(report)

@@ -69,8 +69,9 @@ def no_installed_tables(tmp_path_factory, monkeypatch) -> None:
 @pytest.fixture(scope="session")
 def built_table() -> Callable[[TableSpec], np.ndarray]:
     """Builds an endgame table once for the whole session, for every test of any
-    file that reads it (the bigger ones take seconds each). The arrays are
-    read-only, so that no test can change what another one reads."""
+    file that reads it (the bigger ones take seconds each): its built entries,
+    16 bits each, as the builder makes them and ``save`` takes them. The arrays
+    are read-only, so that no test can change what another one reads."""
     from solve2048.tables_build import compute  # not at the top: this module loads before pytest_configure
 
     built: dict[TableSpec, np.ndarray] = {}
@@ -80,5 +81,22 @@ def built_table() -> Callable[[TableSpec], np.ndarray]:
             built[spec] = compute(spec, jobs=2)
             built[spec].flags.writeable = False
         return built[spec]
+
+    return table
+
+
+@pytest.fixture(scope="session")
+def stored_table(built_table) -> Callable[[TableSpec], np.ndarray]:
+    """The stored entries (8 bits each) of ``built_table``'s tables, as a table
+    file holds them and a TableSet reads them."""
+    from solve2048.tables_build import store
+
+    stored: dict[TableSpec, np.ndarray] = {}
+
+    def table(spec: TableSpec) -> np.ndarray:
+        if spec not in stored:
+            stored[spec] = store(built_table(spec))
+            stored[spec].flags.writeable = False
+        return stored[spec]
 
     return table

@@ -335,8 +335,8 @@ def test_the_downloaded_game_is_a_record_replay_and_review_read(page: Page, serv
     assert json.loads(reviewed.output)["moves"] == result.moves
 
 
-def test_a_table_move_says_so_with_its_probability(browser: Browser, built_table) -> None:
-    tables = TableSet({s: built_table(s) for s in (TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY))})
+def test_a_table_move_says_so_with_its_probability(browser: Browser, stored_table) -> None:
+    tables = TableSet({s: stored_table(s) for s in (TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY))})
     with serving(create_app(SearchSettings(tables=tables))) as base:
         context = browser.new_context()
         page = context.new_page()

@@ -77,9 +77,9 @@ def test_stats_deaths_reads_a_batch_file(tmp_path: Path) -> None:
     assert "last covered stretch: moves" not in text.output
 
 
-def test_what_the_tables_saw_is_counted_move_by_move(built_table) -> None:
+def test_what_the_tables_saw_is_counted_move_by_move(stored_table) -> None:
     # The game loop's counts against a probe of every board the game moved from.
-    tables = TableSet({s: built_table(s) for s in (TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY))})
+    tables = TableSet({s: stored_table(s) for s in (TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY))})
     game = Game(2, SearchSettings(depth=2, tables=tables))
     board, move, uncovered, last, probability, label, trusted = game.board, 0, 0, 0, None, None, None
     start, start_probability, stretches = 0, None, 0

@@ -14,10 +14,10 @@ from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec
 
 
 @pytest.fixture(scope="module")
-def tables(built_table) -> TableSet:
+def tables(stored_table) -> TableSet:
     # The small chain and entry blocks that short games reach.
     specs = [TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY)]
-    return TableSet({s: built_table(s) for s in specs})
+    return TableSet({s: stored_table(s) for s in specs})
 
 
 @pytest.mark.parametrize("depth", [1, 2])

@@ -190,9 +190,9 @@ def test_the_threshold_decides_the_mistake() -> None:
 
 
 @pytest.fixture(scope="module")
-def tables(built_table) -> TableSet:
+def tables(stored_table) -> TableSet:
     specs = [TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY)]   # as test_decide: what short games reach
-    return TableSet({s: built_table(s) for s in specs})
+    return TableSet({s: stored_table(s) for s in specs})
 
 
 def test_a_table_move_says_so(tables: TableSet) -> None:

@@ -87,8 +87,8 @@ def test_a_board_with_no_move_has_no_best(server: str) -> None:
     assert status == 200 and answer["best"] is None
 
 
-def test_hint_with_tables_is_the_decision_of_the_library(built_table) -> None:
-    tables = TableSet({s: built_table(s) for s in (TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY))})
+def test_hint_with_tables_is_the_decision_of_the_library(stored_table) -> None:
+    tables = TableSet({s: stored_table(s) for s in (TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY))})
     settings = SearchSettings(depth=2, tables=tables)
     board = TABLE_BOARD
     with serving(create_app(settings)) as base:

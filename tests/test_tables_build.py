@@ -9,9 +9,9 @@ import pytest
 from helpers import formation_cells, formation_index
 
 from solve2048 import reference
-from solve2048.reference_tables import backup, entry_ready, free_caps, solve
+from solve2048.reference_tables import STORED_ONE, backup, entry_ready, free_caps, solve, stored
 from solve2048.tables import CHAIN, ENTRY, TableSpec
-from solve2048.tables_build import compute
+from solve2048.tables_build import compute, store
 
 # Tiny formations the oracle solves in about a second each: (frozen, goal, shape).
 TINY = [(13, 3, 0), (13, 4, 0), (13, 5, 0), (12, 3, 0), (12, 4, 0), (11, 4, 0), (10, 3, 0),
@@ -28,6 +28,25 @@ def test_the_tiny_tables_hold_probabilities_strictly_between_0_and_1():
     # So that the comparison above checks the arithmetic, not only 0s and 1s.
     for frozen, goal, shape in [(12, 4, 0), (11, 4, 0), (9, 4, 1), (6, 4, CHAIN), (5, 3, ENTRY)]:
         assert any(0 < entry >> 2 < 16383 for entry in solve(frozen, goal, shape))
+
+
+def test_storing_an_entry_agrees_with_the_oracle_for_every_16_bit_value():
+    every = np.arange(1 << 16, dtype=np.uint16)
+    assert store(every).tolist() == [stored(int(entry)) for entry in every]
+
+
+def test_a_stored_entry_keeps_the_move_and_every_threshold_on_the_grid():
+    # Rounded down to steps of 1/60, so "at least k/60" (0.1, 0.8, 0.9, 0.95
+    # among them) answers as the exact probability q / 16383 does, for k >= 2;
+    # above 0 stays above 0, and 1 stays 1.
+    every = np.arange(1 << 16, dtype=np.int64)
+    kept = store(every.astype(np.uint16)).astype(np.int64)
+    q, steps = every >> 2, kept >> 2
+    assert np.array_equal(kept & 3, every & 3)
+    assert np.array_equal(steps > 0, q > 0)
+    assert steps.max() == STORED_ONE and np.all(steps[q == 16383] == STORED_ONE)
+    for k in range(2, STORED_ONE + 1):
+        assert np.array_equal(steps >= k, q * STORED_ONE >= k * 16383), k
 
 
 def test_two_threads_build_the_same_table_as_one():
@@ -120,8 +139,8 @@ def test_a_block_counts_the_goal_on_either_target():
 
 @pytest.mark.parametrize("goal", range(3, 10))
 def test_the_entry_caps_are_the_oracles_up_to_goal_512(goal):
-    # From goal 512 on the bottom row is capped at 16 (csrc/formations.h): the
-    # goal-512 table has 3.3 billion entries instead of the 21.8 billion that
+    # From goal 512 on the bottom row is capped at 32 (csrc/formations.h): the
+    # goal-512 table has 6.9 billion entries instead of the 21.8 billion that
     # 128 on the bottom row would need. C and the oracle must agree on every cap.
     from solve2048.engine import lib
 
@@ -129,5 +148,5 @@ def test_the_entry_caps_are_the_oracles_up_to_goal_512(goal):
     assert TableSpec(5, goal, ENTRY).entries == int(np.prod([cap + 1 for cap in caps.values()], dtype=object))
     assert lib.s2048_table_max_sum(ENTRY, 5, goal) == sum(1 << cap for cap in caps.values())
     bottom = {caps[cell] for cell in (12, 13, 14, 15)}
-    assert bottom == ({4} if goal >= 9 else {goal - 2})
+    assert bottom == ({5} if goal >= 9 else {goal - 2})
     assert caps[6] == goal and {caps[c] for c in (3, 7, 8, 9, 10, 11)} == {goal - 1}

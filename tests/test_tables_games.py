@@ -13,12 +13,12 @@ from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec
 
 
 @pytest.fixture(scope="module")
-def small_tables(built_table) -> TableSet:
+def small_tables(stored_table) -> TableSet:
     # Snakes, and the small chain and entry blocks that games at depth 1 reach
     # when the search plays the tables' heuristic.
     specs = ([TableSpec(8, g) for g in (5, 6, 7)] + [TableSpec(7, g) for g in (5, 6)]
              + [TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY)])
-    return TableSet({s: built_table(s) for s in specs}, min_probability=0.5)
+    return TableSet({s: stored_table(s) for s in specs}, min_probability=0.5)
 
 
 def test_games_take_table_moves_exactly_when_the_tables_say_so(small_tables):

@@ -203,9 +203,9 @@ def test_the_depth_6_bench_signature_is_the_same_on_any_thread_count() -> None:
 
 
 @pytest.fixture(scope="module")
-def small_tables(built_table) -> TableSet:
+def small_tables(stored_table) -> TableSet:
     specs = [TableSpec(8, g) for g in (5, 6, 7)]
-    return TableSet({s: built_table(s) for s in specs}, min_probability=0.5)
+    return TableSet({s: stored_table(s) for s in specs}, min_probability=0.5)
 
 
 def test_decisions_beside_tables_are_the_same_on_any_thread_count(small_tables: TableSet) -> None:
