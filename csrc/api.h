@@ -147,8 +147,9 @@ size_t s2048_table_entries(int shape, int frozen, int goal);
  * spawn adds 2 or 4, so each layer reads only the two layers above it. */
 int s2048_table_max_sum(int shape, int frozen, int goal);
 /* Writes every entry whose free cells add up to sum. part and parts split the
- * layer between threads (entries are dealt round-robin). Returns the number of
- * entries written, or -1 for a bad argument. */
+ * layer between threads (by the values of the most significant free cells, so
+ * that each thread writes regions of its own). Returns the number of entries
+ * written, or -1 for a bad argument or no memory. */
 int64_t s2048_table_build_layer(int shape, int frozen, int goal, uint16_t *table,
                                 int sum, int part, int parts);
 /* Turns n built entries (16 bits) into the entries a table file stores and

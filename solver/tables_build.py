@@ -74,7 +74,7 @@ def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None) ->
         written = lib.s2048_table_build_layer(spec.shape, spec.frozen, spec.goal, pointer,
                                               sum_, part, jobs)
         if written < 0:
-            raise InvalidArgumentError(f"the C builder refused table {spec}")
+            raise InvalidArgumentError(f"the C builder refused table {spec} (a bad argument, or no memory)")
         return int(written)
 
     done = 0
