@@ -64,7 +64,7 @@ class SpecParam(ParamType[TableSpec]):
               help="Build just this table (repeatable), e.g. --only entry-11:64; the optional "
                    "tables too, e.g. --only block-7:256 or --only entry-11:256.")
 def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...]) -> None:
-    """Build the default tables (about 15 GB; peak memory is the largest table, 6.6 GB).
+    """Build the default tables (11.1 GB; peak memory is the largest table at 2 bytes an entry, 13.8 GB).
 
     Tables already built are kept, so after an interrupt the same command resumes.
     """

@@ -78,8 +78,8 @@ ENTRY = 3
 # (bench/RESULTS.md, "Which answer is played: thresholds").
 DEFAULT_MIN_BY_SHAPE = {CHAIN: 0.0, ENTRY: 0.9}
 # Tables whose threshold is not their shape's, by (shape, goal rank). The
-# goal-512 entry table caps its bottom row at 16, and its answers
-# run low (most of its boards need a 512 built from little): trusted from 0.9
+# goal-512 entry table's answers run low (most of its boards need a 512 built
+# from little): with 16 on its bottom row, trusted from 0.9
 # like the other entry tables it cost 30,572 +/- 6,494 at depth 5 (300 paired
 # games against the default tables), trusted from 0.1 it gained 12,152 +/-
 # 6,197 over 1,000 paired games, and nothing measurable at 32768 (bench/RESULTS.md,
@@ -142,13 +142,14 @@ class TableSpec:
         return f"{self.free_cells} free cells{kind}, {self.goal_word} {1 << self.goal}"
 
 
-# The default set: the chain block with anchor 512 (610 M entries, 1.2 GB),
-# which plays every anchor up to its own (see probe_chain in csrc/tables_probe.c);
-# the chain block with anchor 1024 (2.1 G entries, 4.2 GB), which plays the
-# boards of that anchor, the last step to 65536 when the block holds 32768 down
-# to 1024; and the entry blocks of goals 32, 64, 128 and 512 (9.5 GB; the
-# biggest, goal 512 with its bottom row capped at 16, has 3.3 G entries; the
-# goal-256 table is optional, below), which build the chain block's sixth tile.
+# The default set, at a byte an entry: the chain block with anchor 512 (610 M
+# entries, 0.6 GB), which plays every anchor up to its own (see probe_chain in
+# csrc/tables_probe.c); the chain block with anchor 1024 (2.1 G entries,
+# 2.1 GB), which plays the boards of that anchor, the last step to 65536 when
+# the block holds 32768 down to 1024; and the entry blocks of goals 32, 64, 128
+# and 512 (8.3 GB; the biggest, goal 512 with its bottom row capped at 32, has
+# 6.9 G entries; the goal-256 table is optional, below), which build the chain
+# block's sixth tile.
 # The goal-512 table joined on 2026-12-03: beside the hand-over of a second
 # goal tile (entry_second_goal in csrc/tables_probe.c), the set with it made
 # 32768 in 62.8% of 1,000 games at depth 5 against 58.4% without it (+4.4 +/-
@@ -174,8 +175,8 @@ DEFAULT_SPECS: tuple[TableSpec, ...] = (
 # formations of the perimeter-defence style. With the default heuristic they changed
 # nothing measurable (bench/RESULTS.md, "Block formations"), so they stay out of the
 # default set, for experiments with searches that play toward them. Also the
-# entry block of goal 256 (5.7 billion entries, 11.3 GB, 17 minutes and 10.6
-# GiB of memory to build), a step toward the tables AI's big build (goal 512);
+# entry block of goal 256 (5.7 billion entries, 5.7 GB, 10.6 GiB of memory to
+# build), a step toward the tables AI's big build (goal 512);
 # at depth 5 it gained nothing measurable, +713 +/- 9,835 over 600 paired games
 # (bench/RESULTS.md, "Toward the big tables").
 OPTIONAL_SPECS: tuple[TableSpec, ...] = (
