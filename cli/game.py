@@ -19,6 +19,7 @@ except ImportError:  # Windows without the windows-curses package
     curses = None  # type: ignore[assignment]
 
 from solve2048.cli.params import SEED, InputError, open_tables, table_options, threads_option
+from solve2048.cli.render import table_odds
 from solve2048.decide import Decision, decide
 from solve2048.human_game import HumanGame, HumanRecord
 from solve2048.moves import Move
@@ -230,7 +231,7 @@ class GameScreen:
         decision = self.choose(self.settings.replace(depth="auto", time_ms=HINT_TIME_MS, danger=None), values=False)
         table, result = decision.table, decision.analysis
         if decision.from_table and table is not None:
-            self.message = (f"hint: {decision.move} (endgame table: {table.probability:.0%} "
+            self.message = (f"hint: {decision.move} (endgame table: {table_odds(table.probability, 0)} "
                             f"to {table.spec.goal_text})")
             return
         if result is None or result.best is None:

@@ -11,7 +11,7 @@ from solve2048 import Board
 from solve2048.cli.exits import EXIT_NO_MOVE
 from solve2048.cli.interrupt import interruptible
 from solve2048.cli.params import BOARD, settings_options
-from solve2048.cli.render import board_text, duration, number
+from solve2048.cli.render import board_text, duration, number, table_odds
 from solve2048.decide import Decision, decide
 from solve2048.settings import SearchSettings
 
@@ -46,11 +46,11 @@ def hint_lines(decision: Decision, colour: bool) -> list[str]:
         return lines + [_why_no_move(decision.board)]
     best = click.style(str(decision.move), bold=True) if colour else str(decision.move)
     if decision.from_table and table:
-        lines.append(f"best move: {best}  (endgame table: {table.probability:.1%} to {table.spec.goal_text})")
+        lines.append(f"best move: {best}  (endgame table: {table_odds(table.probability)} to {table.spec.goal_text})")
     else:
         lines.append(f"best move: {best}")
         if table:
-            lines.append(f"  (an endgame table gives only {table.probability:.1%}: searched instead)")
+            lines.append(f"  (an endgame table gives only {table_odds(table.probability)}: searched instead)")
     best_value = result.values[result.best] if result.best is not None else 0.0
     for move, value in result.ranked():
         if value is None:

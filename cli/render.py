@@ -8,6 +8,7 @@ import click
 
 from solve2048 import Board
 from solve2048.board import grid_text
+from solve2048.tables import PROBABILITY_STEP
 
 # Background colours of the original game, as 256-colour terminal codes.
 TILE_COLOURS = {
@@ -40,6 +41,17 @@ def board_text(board: Board, colour: bool = False) -> str:
 
 def number(value: float, digits: int = 1) -> str:
     return f"{value:,.{digits}f}"
+
+
+def table_odds(probability: float, digits: int = 1) -> str:
+    """A table's success probability as the range its stored entry stands for,
+    "90.0-91.7%" for 0.9: entries are rounded down to a step of 1/60, and the
+    first step also holds everything below it; 1 is exact."""
+    if probability >= 1:
+        return "100%"
+    low = 0.0 if probability <= PROBABILITY_STEP * 1.5 else probability
+    high = min(probability + PROBABILITY_STEP, 1.0)
+    return f"{100 * low:.{digits}f}-{100 * high:.{digits}f}%"
 
 
 def duration(seconds: float) -> str:

@@ -26,7 +26,7 @@ import click
 from solve2048.cli.exits import EXIT_ILLEGAL_RECORD, EXIT_INTERRUPTED
 from solve2048.cli.params import OUTPUT, FiniteFloatRange, settings_options
 from solve2048.cli.plot import plot_option_callback, save_figure
-from solve2048.cli.render import board_text, danger_text, number
+from solve2048.cli.render import board_text, danger_text, number, table_odds
 from solve2048.cli.replay import check_record_file
 from solve2048.moves import ALL_MOVES
 from solve2048.record import RecordError, read_lines
@@ -183,7 +183,7 @@ def summary_lines(summary: ReviewSummary, reviews: Sequence[MoveReview], checked
 def move_lines(one: MoveReview, colour: bool) -> list[str]:
     """One move: what was played and what was best, the board, and every direction's value."""
     mark = " (mistake)" if one.mistake else ""
-    table = (f" (endgame table: {one.table_probability:.1%})"
+    table = (f" (endgame table: {table_odds(one.table_probability)})"
              if one.from_table and one.table_probability is not None else "")
     lines = [f"move {one.move:,}: played {one.played}, best {one.best}{table}, loss {one.loss:.1%}{mark}",
              board_text(one.board, colour=colour)]

@@ -53,6 +53,9 @@ if TYPE_CHECKING:
 MAGIC = b"S2048EGT"
 VERSION = 2
 OLD_VERSION = 1   # 16-bit entries, converted by tables build
+# A stored probability is rounded down to a multiple of this (eg_store in
+# csrc/formations.h): the answer of a table stands for a range that wide.
+PROBABILITY_STEP = 1 / 60
 HEADER = struct.Struct("<8sIIIIQQ")
 HEADER_SIZE = 64
 ENV_DIR = "SOLVE2048_TABLES"

@@ -346,7 +346,9 @@ def test_a_table_move_says_so_with_its_probability(browser: Browser, stored_tabl
         page.wait_for_function("() => S2048.page.lastHint !== null")
         hint = page.evaluate("S2048.page.lastHint")
         assert hint["from_table"] is True
-        assert f"from an endgame table (p = {hint['table_probability']:.3f})" in (
+        p = hint["table_probability"]
+        odds = "1" if p >= 1 else f"{0 if p <= 1.5 / 60 else p:.3f}–{min(p + 1 / 60, 1):.3f}"
+        assert f"from an endgame table (p = {odds})" in (
             page.text_content('[data-testid="hint-source"]') or "")
         assert page.get_attribute('[data-testid="board"]', "data-hint") == hint["best"]
         context.close()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from click.testing import CliRunner
 
 from solve2048 import Board
@@ -120,7 +122,7 @@ def test_hint_says_what_an_entry_table_plays_for(tmp_path, built_table):
     board = "1024 512 256 16 / 128 64 32 . / . . . 8 / . . . 8"
     result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert "best move: up  (endgame table: 100.0% to build 32 in the chain block)" in result.output
+    assert "best move: up  (endgame table: 100% to build 32 in the chain block)" in result.output
 
 
 def test_batch_with_tables_records_them_and_refuses_to_mix(tmp_path):
@@ -145,3 +147,11 @@ def test_a_build_not_on_a_terminal_reports_every_tenth(tmp_path):
     steps = [line.rsplit(" ", 1)[1] for line in result.output.splitlines() if line.endswith("%")]
     assert steps[-1] == "100%" and steps == sorted(steps, key=lambda s: int(s[:-1]))
     assert len(steps) == len(set(steps)) >= 2
+
+
+@pytest.mark.parametrize("probability, text", [(1.0, "100%"), (54 / 60, "90.0-91.7%"), (59 / 60, "98.3-100.0%"),
+                                               (1 / 60, "0.0-3.3%"), (2 / 60, "3.3-5.0%")])
+def test_a_tables_probability_shows_the_range_its_stored_step_stands_for(probability, text):
+    from solve2048.cli.render import table_odds
+
+    assert table_odds(probability) == text

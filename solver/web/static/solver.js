@@ -29,6 +29,16 @@
     return value === null ? "illegal" : value.toLocaleString("en-US", { maximumFractionDigits: 1 });
   }
 
+  // A table's success probability as the range its stored entry stands for:
+  // entries are rounded down to a step of 1/60 (the first step also holds
+  // everything below it); 1 is exact. As table_odds in cli/render.py.
+  const PROBABILITY_STEP = 1 / 60;
+  function tableOdds(p) {
+    if (p >= 1) return "1";
+    const low = p <= 1.5 * PROBABILITY_STEP ? 0 : p;
+    return low.toFixed(3) + "–" + Math.min(p + PROBABILITY_STEP, 1).toFixed(3);
+  }
+
   // Fills the hint panel: the best direction as a word, and a bar for each
   // direction, scaled from the worst legal value (empty) to the best (full).
   function showHint(panel, hint) {
@@ -49,9 +59,9 @@
     }
     const source = [];
     if (hint.from_table) {
-      source.push("from an endgame table (p = " + hint.table_probability.toFixed(3) + ")");
+      source.push("from an endgame table (p = " + tableOdds(hint.table_probability) + ")");
     } else if (hint.table_probability !== null) {
-      source.push("searched: the endgame table gives only p = " + hint.table_probability.toFixed(3));
+      source.push("searched: the endgame table gives only p = " + tableOdds(hint.table_probability));
     }
     if (hint.depth) {
       source.push("depth " + hint.depth + " · " + hint.nodes.toLocaleString("en-US") + " nodes · " +
