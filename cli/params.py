@@ -305,6 +305,12 @@ def open_tables(no_tables: bool, tables_dir: Path | None, min_prob: float) -> Ta
     installed = load_tables(tables_dir, min_probability=min_prob)
     for problem in installed.problems:
         click.echo(f"solve2048: warning: {problem}; searching instead", err=True)
+    if installed.outdated:
+        # Every table of an older release says the same: one line, not six.
+        count = len(installed.outdated)
+        what = "1 endgame table is" if count == 1 else f"{count} endgame tables are"
+        click.echo(f"solve2048: warning: {what} of an earlier version; `solve2048 tables build` updates them "
+                   "(16-bit files are converted in about a minute); searching without them", err=True)
     if installed.missing and len(installed.tables):
         # None at all is a fresh install, not worth a line on every command.
         missing = len(installed.missing)

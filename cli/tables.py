@@ -120,7 +120,7 @@ class _BuildBar:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object to stdout.")
 @click.option("--no-verify", is_flag=True, help="Check headers and sizes only, not checksums.")
 def info(directory: Path | None, as_json: bool, no_verify: bool) -> None:
-    """Say which tables are installed, missing or damaged."""
+    """Say which tables are installed, missing, outdated or damaged."""
     directory = directory or default_dir()
     files = scan(directory, installed_specs(directory), verify=not no_verify, recheck=True)
     defaults = TableSet({})   # the thresholds the playing commands use, at their default --table-min-prob

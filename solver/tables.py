@@ -33,7 +33,7 @@ from __future__ import annotations
 import os
 import struct
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +69,10 @@ DEFAULT_MIN_PROBABILITY = 0.9
 
 class TableError(Solve2048Error):
     """A table file that is missing, torn or damaged; the message says which and why."""
+
+
+class OutdatedTableError(TableError):
+    """A sound table file of an earlier version (format or caps), which ``tables build`` updates."""
 
 
 SHAPES = ("snake", "block", "chain", "entry")   # csrc/formations.h: EG_SNAKE .. EG_ENTRY
@@ -256,14 +260,14 @@ def read_header(path: Path, spec: TableSpec, version: int = VERSION) -> tuple[os
     if magic != MAGIC:
         raise TableError(f"{path}: not a table file (bad magic)")
     if found == OLD_VERSION and version == VERSION:
-        raise TableError(f"{path}: table format version 1 (16-bit entries); "
-                         "`solve2048 tables build` converts it in about a minute")
+        raise OutdatedTableError(f"{path}: table format version 1 (16-bit entries); "
+                                 "`solve2048 tables build` converts it in about a minute")
     if found != version:
         raise TableError(f"{path}: table format version {found}, this solve2048 reads {VERSION}; rebuild it")
     if (frozen, goal, shape) != (spec.frozen, spec.goal, spec.shape):
         raise TableError(f"{path}: holds another table (shape {shape}, frozen {frozen}, goal rank {goal})")
     if entries != spec.entries:
-        raise TableError(f"{path}: built with other caps ({entries} entries, this solve2048's table has "
+        raise OutdatedTableError(f"{path}: built with other caps ({entries} entries, this solve2048's table has "
                          f"{spec.entries}); rebuild it")
     width = 1 if version == VERSION else 2
     if stat.st_size != HEADER_SIZE + width * entries:
@@ -381,8 +385,9 @@ class Installed:
     """What a table directory holds: the loaded set and one line per problem."""
 
     tables: TableSet
-    problems: list[str]
+    problems: list[str]              # the damaged files, one line each
     missing: list[TableSpec]
+    outdated: list[TableSpec] = field(default_factory=list)   # sound, of an earlier version
 
 
 @dataclass(frozen=True)
@@ -393,10 +398,13 @@ class TableFile:
     path: Path
     entries: Entries | None  # memory-mapped, when the file is sound
     problem: str | None      # why it is not; None when sound or absent
+    outdated: bool = False   # the problem is only an earlier version, which tables build updates
 
     @property
     def status(self) -> str:
-        return "ok" if self.entries is not None else "damaged" if self.problem else "missing"
+        if self.entries is not None:
+            return "ok"
+        return "outdated" if self.outdated else "damaged" if self.problem else "missing"
 
 
 def scan(directory: Path, specs: tuple[TableSpec, ...] = DEFAULT_SPECS, verify: bool = True,
@@ -405,24 +413,25 @@ def scan(directory: Path, specs: tuple[TableSpec, ...] = DEFAULT_SPECS, verify: 
     files = []
     for spec in specs:
         path = directory / spec.filename
-        entries, problem = None, None
+        entries, problem, outdated = None, None, False
         if path.exists():
             try:
                 entries = open_table(path, spec, verify=verify, recheck=recheck)
             except TableError as e:
-                problem = str(e)
-        files.append(TableFile(spec, path, entries, problem))
+                problem, outdated = str(e), isinstance(e, OutdatedTableError)
+        files.append(TableFile(spec, path, entries, problem, outdated))
     return files
 
 
 def load(directory: Path | None = None, specs: tuple[TableSpec, ...] | None = None,
          min_probability: float = DEFAULT_MIN_PROBABILITY, verify: bool = True) -> Installed:
     """Loads every finished table of ``specs`` (default: ``installed_specs``)
-    found in ``directory``; damaged files are reported in ``problems`` and left
-    out, never used."""
+    found in ``directory``; damaged files are reported in ``problems``, files
+    of an earlier version in ``outdated``, and both are left out, never used."""
     directory = default_dir() if directory is None else Path(directory)
     files = scan(directory, installed_specs(directory) if specs is None else specs, verify)
     return Installed(TableSet({f.spec: f.entries for f in files if f.entries is not None}, min_probability,
                               directory=directory),
-                     [f.problem for f in files if f.entries is None and f.problem],  # the damaged
-                     [f.spec for f in files if f.status == "missing"])
+                     [f.problem for f in files if f.status == "damaged" and f.problem],
+                     [f.spec for f in files if f.status == "missing"],
+                     [f.spec for f in files if f.status == "outdated"])

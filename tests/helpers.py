@@ -79,6 +79,26 @@ def formation_index(frozen: int, goal: int, cells: list[int], shape: int = 0) ->
     return index_of(frozen, goal, shape, cells)
 
 
+def _fnv_of_16_bit_entries(entries) -> int:
+    """Format 1's checksum, written out: FNV-1a over 64-bit words (four
+    entries), then over the entries left one at a time."""
+    h, mask = 0xCBF29CE484222325, (1 << 64) - 1
+    whole = entries.size - entries.size % 4
+    for word in entries[:whole].astype("<u2").view("<u8").tolist():
+        h = ((h ^ word) * 0x100000001B3) & mask
+    for entry in entries[whole:].tolist():
+        h = ((h ^ entry) * 0x100000001B3) & mask
+    return h
+
+
+def write_format_1(path, spec, built) -> None:
+    """A table file as solve2048 wrote them before 2026-12-05 (16-bit entries)."""
+    from solve2048.tables import HEADER, HEADER_SIZE, MAGIC
+
+    head = HEADER.pack(MAGIC, 1, spec.frozen, spec.goal, spec.shape, spec.entries, _fnv_of_16_bit_entries(built))
+    path.write_bytes(head.ljust(HEADER_SIZE, b"\0") + built.astype("<u2").tobytes())
+
+
 def solver_record(seed: int, depth: int) -> list[str]:
     """A whole game written as ``play --record`` writes it (no tables: Game's default)."""
     import io

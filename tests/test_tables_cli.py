@@ -8,6 +8,7 @@ import json
 import pytest
 
 from click.testing import CliRunner
+from helpers import write_format_1
 
 from solve2048 import Board
 from solve2048.cli.main import cli
@@ -123,6 +124,27 @@ def test_hint_says_what_an_entry_table_plays_for(tmp_path, built_table):
     result = _run("hint", board, "-d", "2", "--tables-dir", str(tmp_path))
     assert result.exit_code == 0, result.output
     assert "best move: up  (endgame table: 100% to build 32 in the chain block)" in result.output
+
+
+def test_tables_of_the_16_bit_format_are_outdated_and_converted_by_build(tmp_path, built_table):
+    specs = (TableSpec(5, 5, ENTRY), TableSpec(9, 5, 1))   # one default table, one optional
+    for spec in specs:
+        write_format_1(tmp_path / spec.filename, spec, built_table(spec))
+    result = _run("tables", "info", "--dir", str(tmp_path), "--json")
+    status = {t["file"]: t["status"] for t in _json_of(result)["tables"]}
+    assert [status[spec.filename] for spec in specs] == ["outdated", "outdated"]
+    # A command that plays says it once for all of them, and searches instead.
+    board = "1024 512 256 16 / 128 64 32 . / . . . 8 / . . . 8"
+    result = _run("hint", board, "-d", "1", "--tables-dir", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert result.output.count("warning") == 1 + ("missing" in result.output)
+    assert "2 endgame tables are of an earlier version; `solve2048 tables build` updates them" in result.output
+    result = _run("tables", "build", "--dir", str(tmp_path), *(f"--only={spec.label}" for spec in specs))
+    assert result.exit_code == 0, result.output
+    assert result.output.count("converted from 16-bit entries") == 2
+    result = _run("tables", "info", "--dir", str(tmp_path), "--json")
+    status = {t["file"]: t["status"] for t in _json_of(result)["tables"]}
+    assert [status[spec.filename] for spec in specs] == ["ok", "ok"]
 
 
 def test_batch_with_tables_records_them_and_refuses_to_mix(tmp_path):

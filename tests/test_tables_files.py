@@ -7,8 +7,9 @@ import os
 
 import numpy as np
 import pytest
+from helpers import write_format_1
 
-from solve2048.tables import HEADER, HEADER_SIZE, MAGIC, TableError, TableSpec, load, open_table
+from solve2048.tables import HEADER_SIZE, OutdatedTableError, TableError, TableSpec, load, open_table
 from solve2048.tables_build import build_all, compute, save, store
 
 
@@ -64,30 +65,15 @@ def test_build_all_skips_finished_tables(tmp_path):
     assert first[0].built and not again[0].built
 
 
-def _fnv_of_16_bit_entries(entries: np.ndarray) -> int:
-    """Format 1's checksum, written out: FNV-1a over 64-bit words (four
-    entries), then over the entries left one at a time."""
-    h, mask = 0xCBF29CE484222325, (1 << 64) - 1
-    whole = entries.size - entries.size % 4
-    for word in entries[:whole].astype("<u2").view("<u8").tolist():
-        h = ((h ^ word) * 0x100000001B3) & mask
-    for entry in entries[whole:].tolist():
-        h = ((h ^ entry) * 0x100000001B3) & mask
-    return h
-
-
-def _write_format_1(path, spec: TableSpec, built: np.ndarray) -> None:
-    head = HEADER.pack(MAGIC, 1, spec.frozen, spec.goal, spec.shape, spec.entries, _fnv_of_16_bit_entries(built))
-    path.write_bytes(head.ljust(HEADER_SIZE, b"\0") + built.astype("<u2").tobytes())
-
-
 @pytest.mark.parametrize("spec", [TableSpec(11, 4), TableSpec(13, 5)])   # 1,024 and 125 entries
 def test_a_format_1_file_is_refused_then_converted_by_build(tmp_path, spec):
     built = compute(spec)
     path = tmp_path / spec.filename
-    _write_format_1(path, spec, built)
-    with pytest.raises(TableError, match="version 1 .*tables build. converts it"):
+    write_format_1(path, spec, built)
+    with pytest.raises(OutdatedTableError, match="version 1 .*tables build. converts it"):
         open_table(path, spec)
+    installed = load(tmp_path, (spec,))
+    assert installed.outdated == [spec] and not installed.problems and not len(installed.tables)
     [report] = build_all(tmp_path, (spec,))
     assert report.converted and not report.built
     assert np.array_equal(open_table(path, spec, recheck=True), store(built))
@@ -100,7 +86,7 @@ def test_a_damaged_format_1_file_is_built_again_not_converted(tmp_path):
     damaged = built.copy()
     damaged[5] ^= 4                        # one probability changed after the checksum
     path = tmp_path / spec.filename
-    _write_format_1(path, spec, built)
+    write_format_1(path, spec, built)
     path.write_bytes(path.read_bytes()[:HEADER_SIZE] + damaged.astype("<u2").tobytes())
     [report] = build_all(tmp_path, (spec,))
     assert report.built and not report.converted
@@ -113,5 +99,5 @@ def test_a_file_built_with_other_caps_says_so(tmp_path):
     data = bytearray(path.read_bytes())
     data[24:32] = (spec.entries - 1).to_bytes(8, "little")    # the header's entry count
     path.write_bytes(bytes(data))
-    with pytest.raises(TableError, match="other caps"):
+    with pytest.raises(OutdatedTableError, match="other caps"):
         open_table(path, spec)
