@@ -158,6 +158,9 @@ int64_t s2048_table_build_layer(int shape, int frozen, int goal, uint16_t *table
 void s2048_table_store(const uint16_t *built, uint8_t *stored, size_t n);
 /* A 64-bit checksum of n stored entries (FNV-1a over 64-bit words). */
 uint64_t s2048_table_checksum(const uint8_t *table, size_t n);
+/* The checksum h of some entries, carried on over n more: the checksum of the
+ * two runs together when the first one's length is a multiple of 8. */
+uint64_t s2048_table_checksum_more(uint64_t h, const uint8_t *table, size_t n);
 /* The checksum of a version-1 file's n 16-bit entries, for converting one. */
 uint64_t s2048_table_checksum_v1(const uint16_t *table, size_t n);
 

@@ -209,7 +209,11 @@ void s2048_table_store(const uint16_t *built, uint8_t *stored, size_t n)
 /* FNV-1a over 64-bit words, then over the bytes left. */
 uint64_t s2048_table_checksum(const uint8_t *table, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
+    return s2048_table_checksum_more(0xcbf29ce484222325ULL, table, n);
+}
+
+uint64_t s2048_table_checksum_more(uint64_t h, const uint8_t *table, size_t n)
+{
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         uint64_t word;

@@ -32,7 +32,6 @@ from solve2048.tables import (
     OLD_VERSION,
     TableError,
     TableSpec,
-    checksum,
     header_bytes,
     open_table,
     read_header,
@@ -99,27 +98,29 @@ def store(built: npt.NDArray[np.uint16]) -> Entries:
     return stored
 
 
-def _write_stored(f: BinaryIO, built: npt.NDArray[np.uint16]) -> None:
-    """Writes the stored entries of ``built`` (in memory or memory-mapped), a chunk at a time."""
+def _write_stored(f: BinaryIO, built: npt.NDArray[np.uint16]) -> int:
+    """Writes the stored entries of ``built`` (in memory or memory-mapped), a
+    chunk at a time; returns their checksum, summed as they go (reading the
+    file back would map it whole beside the built table)."""
     import numpy as np
 
-    for start in range(0, built.size, STORE_CHUNK):
-        f.write(store(np.ascontiguousarray(built[start:start + STORE_CHUNK])).data)
+    total = int(lib.s2048_table_checksum(ffi.NULL, 0))
+    for start in range(0, built.size, STORE_CHUNK):   # STORE_CHUNK is a multiple of 8
+        stored = store(np.ascontiguousarray(built[start:start + STORE_CHUNK]))
+        total = int(lib.s2048_table_checksum_more(total, ffi.cast("const uint8_t *", stored.ctypes.data), stored.size))
+        f.write(stored.data)
+    return total
 
 
 def save(spec: TableSpec, built: npt.NDArray[np.uint16], directory: Path) -> Path:
     """Stores built entries as ``spec``'s table file in ``directory``, atomically; returns its path."""
-    import numpy as np
-
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / spec.filename
     partial = path.with_name(path.name + ".partial")
-    with partial.open("w+b") as f:
+    with partial.open("wb") as f:
         # The header goes in last, with the checksum of what was written.
         f.write(bytes(HEADER_SIZE))
-        _write_stored(f, built)
-        f.flush()
-        total = checksum(np.memmap(partial, dtype=np.uint8, mode="r", offset=HEADER_SIZE, shape=(spec.entries,)))
+        total = _write_stored(f, built)
         f.seek(0)
         f.write(header_bytes(spec, total))
         f.flush()

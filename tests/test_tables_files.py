@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from helpers import write_format_1
 
+from solve2048 import tables_build
 from solve2048.tables import HEADER_SIZE, OutdatedTableError, TableError, TableSpec, load, open_table
 from solve2048.tables_build import build_all, compute, save, store
 
@@ -32,6 +33,16 @@ def test_files_round_trip_and_bad_files_are_refused(tmp_path):
     path.write_bytes(b"not a table at all, just some text of some length" * 4)
     with pytest.raises(TableError, match="not a table"):
         open_table(path, spec)
+
+
+@pytest.mark.parametrize("chunk", [8, 64, 1 << 26])
+def test_a_table_stored_in_chunks_carries_the_checksum_of_the_whole(tmp_path, monkeypatch, chunk):
+    # 1,024 entries: 128 chunks of 8, 16 of 64, or one.
+    monkeypatch.setattr(tables_build, "STORE_CHUNK", chunk)
+    spec = TableSpec(11, 4)
+    table = compute(spec)
+    path = save(spec, table, tmp_path)
+    assert np.array_equal(open_table(path, spec, recheck=True), store(table))
 
 
 def test_a_checked_table_is_trusted_until_its_file_changes(tmp_path):
@@ -70,7 +81,7 @@ def test_a_format_1_file_is_refused_then_converted_by_build(tmp_path, spec):
     built = compute(spec)
     path = tmp_path / spec.filename
     write_format_1(path, spec, built)
-    with pytest.raises(OutdatedTableError, match="version 1 .*tables build. converts it"):
+    with pytest.raises(OutdatedTableError, match=r"version 1 .*tables build. converts it"):
         open_table(path, spec)
     installed = load(tmp_path, (spec,))
     assert installed.outdated == [spec] and not installed.problems and not len(installed.tables)
