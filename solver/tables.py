@@ -268,7 +268,7 @@ def read_header(path: Path, spec: TableSpec, version: int = VERSION) -> tuple[os
         raise TableError(f"{path}: holds another table (shape {shape}, frozen {frozen}, goal rank {goal})")
     if entries != spec.entries:
         raise OutdatedTableError(f"{path}: built with other caps ({entries} entries, this solve2048's table has "
-                         f"{spec.entries}); rebuild it")
+                                 f"{spec.entries}); rebuild it")
     width = 1 if version == VERSION else 2
     if stat.st_size != HEADER_SIZE + width * entries:
         raise TableError(f"{path}: {stat.st_size} bytes, expected {HEADER_SIZE + width * entries} "

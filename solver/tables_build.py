@@ -104,7 +104,7 @@ def _write_stored(f: BinaryIO, built: npt.NDArray[np.uint16]) -> int:
     file back would map it whole beside the built table)."""
     import numpy as np
 
-    total = int(lib.s2048_table_checksum(ffi.NULL, 0))
+    total = int(lib.s2048_table_checksum(ffi.NULL, 0))   # of no entries: where the sum starts
     for start in range(0, built.size, STORE_CHUNK):   # STORE_CHUNK is a multiple of 8
         stored = store(np.ascontiguousarray(built[start:start + STORE_CHUNK]))
         total = int(lib.s2048_table_checksum_more(total, ffi.cast("const uint8_t *", stored.ctypes.data), stored.size))

@@ -10,7 +10,7 @@ from helpers import formation_cells, formation_index
 
 from solve2048 import reference
 from solve2048.reference_tables import STORED_ONE, backup, entry_ready, free_caps, solve, stored
-from solve2048.tables import CHAIN, ENTRY, TableSpec
+from solve2048.tables import CHAIN, ENTRY, PROBABILITY_STEP, TableSpec
 from solve2048.tables_build import compute, store
 
 # Tiny formations the oracle solves in about a second each: (frozen, goal, shape).
@@ -45,6 +45,7 @@ def test_a_stored_entry_keeps_the_move_and_every_threshold_on_the_grid():
     assert np.array_equal(kept & 3, every & 3)
     assert np.array_equal(steps > 0, q > 0)
     assert steps.max() == STORED_ONE and np.all(steps[q == 16383] == STORED_ONE)
+    assert PROBABILITY_STEP == 1 / STORED_ONE   # the step the commands show a probability with
     for k in range(2, STORED_ONE + 1):
         assert np.array_equal(steps >= k, q * STORED_ONE >= k * 16383), k
 
