@@ -146,12 +146,23 @@ size_t s2048_table_entries(int shape, int frozen, int goal);
  * layer, from that sum down to 0 in steps of 2: a move keeps the sum and a
  * spawn adds 2 or 4, so each layer reads only the two layers above it. */
 int s2048_table_max_sum(int shape, int frozen, int goal);
-/* Writes every entry whose free cells add up to sum. part and parts split the
- * layer between threads (by the values of the most significant free cells, so
- * that each thread writes regions of its own). Returns the number of entries
- * written, or -1 for a bad argument or no memory. */
-int64_t s2048_table_build_layer(int shape, int frozen, int goal, uint16_t *table,
-                                int sum, int part, int parts);
+/* A table being built: the counts that rank an arrangement within its layer,
+ * and three layers of 16-bit entries, the one being written and the two it
+ * reads (tables_build.c). NULL for an unsupported triple, or no memory. */
+typedef struct s2048_builder s2048_builder;
+s2048_builder *s2048_builder_new(int shape, int frozen, int goal);
+void s2048_builder_free(s2048_builder *b);
+/* The most arrangements of any one layer: the builder holds three layers of
+ * that many 16-bit entries. */
+size_t s2048_builder_widest_layer(const s2048_builder *b);
+/* Solves every entry whose free cells add up to sum, once the layers of
+ * sum + 2 and sum + 4 are solved, and writes each to `stored` (8 bits, as in
+ * a table file) and to `built` (16 bits), by its index in the table; either
+ * may be NULL. part and parts split the layer between threads (by the values
+ * of the most significant free cells, so that each thread writes regions of
+ * its own). Returns the number of entries written, or -1 for a bad argument. */
+int64_t s2048_builder_layer(s2048_builder *b, int sum, int part, int parts,
+                            uint8_t *stored, uint16_t *built);
 /* Turns n built entries (16 bits) into the entries a table file stores and
  * play reads (8 bits: the same move, the probability rounded down to a step
  * of 1/60; formations.h, eg_store). */

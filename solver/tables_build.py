@@ -3,8 +3,9 @@
 A table is computed in memory from the highest tile sum of its free cells down
 to 0: a move keeps the sum and a spawn adds 2 or 4, so a layer needs only the
 two above it, and the threads of one layer never touch each other's entries.
-It is computed with 16-bit entries (14-bit probabilities, exact enough that
-the layers above do not blur the ones below) and stored with 8-bit ones (the
+Its entries are solved with 16 bits (14-bit probabilities, exact enough that
+the layers above do not blur the ones below), but only three layers are held
+so; the table itself is written with the 8-bit entries it is stored with (the
 same moves; see eg_store in csrc/formations.h). The finished table is written
 under a temporary name, flushed and renamed, so an interrupted build leaves
 either nothing or a complete, checksummed file; ``build_all`` skips tables
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from solve2048.engine import ffi, lib
 from solve2048.errors import InvalidArgumentError
@@ -61,19 +62,19 @@ class BuildReport:
     converted: bool = False   # a version-1 file was converted, not solved again
 
 
-def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None) -> npt.NDArray[np.uint16]:
-    """The table's built entries, 16 bits each, as a numpy array (all of it in memory)."""
-    import numpy as np
-
-    entries = np.zeros(spec.entries, dtype=np.uint16)
-    pointer = ffi.cast("uint16_t *", entries.ctypes.data)
+def _solve(spec: TableSpec, jobs: int, progress: Progress | None, stored: Any, built: Any) -> None:
+    """Solves every layer of ``spec``'s table, from the top sum down, writing
+    each entry to ``stored`` and ``built`` (cffi pointers, either NULL)."""
+    builder = lib.s2048_builder_new(spec.shape, spec.frozen, spec.goal)
+    if builder == ffi.NULL:
+        raise InvalidArgumentError(f"the C builder refused table {spec} (a bad argument, or no memory)")
+    builder = ffi.gc(builder, lib.s2048_builder_free)
     jobs = max(1, jobs)
 
     def layer_part(sum_: int, part: int) -> int:
-        written = lib.s2048_table_build_layer(spec.shape, spec.frozen, spec.goal, pointer,
-                                              sum_, part, jobs)
+        written = lib.s2048_builder_layer(builder, sum_, part, jobs, stored, built)
         if written < 0:
-            raise InvalidArgumentError(f"the C builder refused table {spec} (a bad argument, or no memory)")
+            raise InvalidArgumentError(f"the C builder refused layer {sum_} of table {spec}")
         return int(written)
 
     done = 0
@@ -85,7 +86,39 @@ def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None) ->
                 progress(spec, done, spec.entries)
     if done != spec.entries:
         raise AssertionError(f"table {spec}: {done} entries written, expected {spec.entries}")
-    return entries
+
+
+def compute(spec: TableSpec, jobs: int = 1, progress: Progress | None = None) -> npt.NDArray[np.uint16]:
+    """The table's built entries, 16 bits each (exact enough to compare with
+    the oracle's), as a numpy array: for tests and small tables."""
+    import numpy as np
+
+    built = np.zeros(spec.entries, dtype=np.uint16)
+    _solve(spec, jobs, progress, ffi.NULL, ffi.cast("uint16_t *", built.ctypes.data))
+    return built
+
+
+def compute_stored(spec: TableSpec, jobs: int = 1, progress: Progress | None = None) -> Entries:
+    """The table's stored entries, 8 bits each, as a numpy array: what a build
+    writes to its file. The builder holds only three layers at 16 bits, so the
+    peak memory is this array and those layers (``widest_layer``)."""
+    import numpy as np
+
+    stored = np.zeros(spec.entries, dtype=np.uint8)
+    _solve(spec, jobs, progress, ffi.cast("uint8_t *", stored.ctypes.data), ffi.NULL)
+    return stored
+
+
+def widest_layer(spec: TableSpec) -> int:
+    """The most arrangements of one layer of ``spec``'s table: the builder holds
+    three layers of that many 16-bit entries beside the table itself."""
+    builder = lib.s2048_builder_new(spec.shape, spec.frozen, spec.goal)
+    if builder == ffi.NULL:
+        raise InvalidArgumentError(f"the C builder refused table {spec} (a bad argument, or no memory)")
+    try:
+        return int(lib.s2048_builder_widest_layer(builder))
+    finally:
+        lib.s2048_builder_free(builder)
 
 
 def store(built: npt.NDArray[np.uint16]) -> Entries:
@@ -98,29 +131,32 @@ def store(built: npt.NDArray[np.uint16]) -> Entries:
     return stored
 
 
-def _write_stored(f: BinaryIO, built: npt.NDArray[np.uint16]) -> int:
-    """Writes the stored entries of ``built`` (in memory or memory-mapped), a
-    chunk at a time; returns their checksum, summed as they go (reading the
-    file back would map it whole beside the built table)."""
+def _write_stored(f: BinaryIO, entries: npt.NDArray[np.uint16] | Entries) -> int:
+    """Writes ``entries`` (stored ones, or built ones that are stored on the
+    way; in memory or memory-mapped) a chunk at a time; returns their
+    checksum, summed as they go (reading the file back would map it whole
+    beside the entries)."""
     import numpy as np
 
     total = int(lib.s2048_table_checksum(ffi.NULL, 0))   # of no entries: where the sum starts
-    for start in range(0, built.size, STORE_CHUNK):   # STORE_CHUNK is a multiple of 8
-        stored = store(np.ascontiguousarray(built[start:start + STORE_CHUNK]))
+    for start in range(0, entries.size, STORE_CHUNK):   # STORE_CHUNK is a multiple of 8
+        chunk = np.ascontiguousarray(entries[start:start + STORE_CHUNK])
+        stored = store(chunk) if chunk.dtype == np.uint16 else chunk
         total = int(lib.s2048_table_checksum_more(total, ffi.cast("const uint8_t *", stored.ctypes.data), stored.size))
         f.write(stored.data)
     return total
 
 
-def save(spec: TableSpec, built: npt.NDArray[np.uint16], directory: Path) -> Path:
-    """Stores built entries as ``spec``'s table file in ``directory``, atomically; returns its path."""
+def save(spec: TableSpec, entries: npt.NDArray[np.uint16] | Entries, directory: Path) -> Path:
+    """Stores ``spec``'s table file in ``directory``, atomically, from its
+    stored (8-bit) or built (16-bit) entries; returns its path."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / spec.filename
     partial = path.with_name(path.name + ".partial")
     with partial.open("wb") as f:
         # The header goes in last, with the checksum of what was written.
         f.write(bytes(HEADER_SIZE))
-        total = _write_stored(f, built)
+        total = _write_stored(f, entries)
         f.seek(0)
         f.write(header_bytes(spec, total))
         f.flush()
@@ -169,7 +205,7 @@ def build_all(directory: Path, specs: tuple[TableSpec, ...] = DEFAULT_SPECS, job
             converted = convert(spec, directory)
             built = not converted
         if built:
-            save(spec, compute(spec, jobs, progress), directory)
+            save(spec, compute_stored(spec, jobs, progress), directory)
         report = BuildReport(spec, path, built, time.perf_counter() - start, spec.size_bytes, converted)
         reports.append(report)
         if on_done:

@@ -11,7 +11,8 @@ from helpers import formation_cells, formation_index
 from solve2048 import reference
 from solve2048.reference_tables import STORED_ONE, backup, entry_ready, free_caps, solve, stored
 from solve2048.tables import CHAIN, ENTRY, PROBABILITY_STEP, TableSpec
-from solve2048.tables_build import compute, store
+from solve2048.errors import InvalidArgumentError
+from solve2048.tables_build import compute, compute_stored, store, widest_layer
 
 # Tiny formations the oracle solves in about a second each: (frozen, goal, shape).
 TINY = [(13, 3, 0), (13, 4, 0), (13, 5, 0), (12, 3, 0), (12, 4, 0), (11, 4, 0), (10, 3, 0),
@@ -57,6 +58,34 @@ def test_threads_build_the_same_table_as_one(spec):
     one = compute(spec, jobs=1)
     for jobs in (2, 3):
         assert np.array_equal(compute(spec, jobs=jobs), one), jobs
+
+
+@pytest.mark.parametrize("spec", [TableSpec(9, 5), TableSpec(9, 5, 1), TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY)])
+def test_a_build_for_the_file_writes_the_stored_form_of_every_built_entry(spec):
+    # A build for a file writes 8-bit entries straight from the three layers it
+    # holds at 16 bits; they are the stored form of the 16-bit table, whatever
+    # the number of threads.
+    expected = store(compute(spec, jobs=1))
+    for jobs in (1, 2, 3):
+        assert np.array_equal(compute_stored(spec, jobs=jobs), expected), jobs
+
+
+@pytest.mark.parametrize("spec", [TableSpec(12, 4), TableSpec(9, 4, 1), TableSpec(6, 5, CHAIN), TableSpec(5, 4, ENTRY)])
+def test_the_builder_holds_three_of_the_widest_layer(spec):
+    # The widest layer, counted arrangement by arrangement: the builder's
+    # three windows are sized by it, and every layer must fit.
+    caps = list(free_caps(spec.frozen, spec.goal, spec.shape).values())
+    ranks = np.indices([cap + 1 for cap in caps]).reshape(len(caps), -1)
+    sums = np.where(ranks > 0, 1 << ranks, 0).sum(axis=0)
+    assert sums.size == spec.entries
+    assert widest_layer(spec) == np.bincount(sums).max()
+
+
+def test_the_builder_refuses_a_formation_it_has_no_table_for():
+    with pytest.raises(InvalidArgumentError, match="refused table"):
+        compute_stored(TableSpec(7, 6, 1))   # a block of 9 frozen cells and goal 64: no such table
+    with pytest.raises(InvalidArgumentError, match="refused table"):
+        widest_layer(TableSpec(7, 6, 1))
 
 
 def test_known_answers_from_the_rules():

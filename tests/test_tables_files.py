@@ -10,8 +10,8 @@ import pytest
 from helpers import write_format_1
 
 from solve2048 import tables_build
-from solve2048.tables import HEADER_SIZE, OutdatedTableError, TableError, TableSpec, load, open_table
-from solve2048.tables_build import build_all, compute, save, store
+from solve2048.tables import CHAIN, HEADER_SIZE, OutdatedTableError, TableError, TableSpec, load, open_table
+from solve2048.tables_build import build_all, compute, compute_stored, save, store
 
 
 def test_files_round_trip_and_bad_files_are_refused(tmp_path):
@@ -43,6 +43,13 @@ def test_a_table_stored_in_chunks_carries_the_checksum_of_the_whole(tmp_path, mo
     table = compute(spec)
     path = save(spec, table, tmp_path)
     assert np.array_equal(open_table(path, spec, recheck=True), store(table))
+
+
+def test_a_table_saved_from_stored_entries_is_the_file_saved_from_built_ones(tmp_path):
+    spec = TableSpec(6, 5, CHAIN)
+    from_built = save(spec, compute(spec), tmp_path / "built")
+    from_stored = save(spec, compute_stored(spec, jobs=2), tmp_path / "stored")
+    assert from_built.read_bytes() == from_stored.read_bytes()
 
 
 def test_a_checked_table_is_trusted_until_its_file_changes(tmp_path):
