@@ -4,9 +4,11 @@ that holds only the layers it is working on.
 A table is built a layer at a time, a layer being the arrangements whose
 free tiles add up to the same sum, from the highest sum down. A move keeps
 the sum and a spawn adds 2 or 4, so a layer reads only the two layers above
-it. The builder holds the whole table at two bytes an entry all the same
-(docs/endgame-tables.md, "Memory"), because a layer's entries lie scattered
-through the table's mixed-radix order. This prints, for each table of the
+it. Until 2026-12-05 the builder held the whole table at two bytes an entry
+all the same, because a layer's entries lie scattered through the table's
+mixed-radix order; since then it holds three layers at two bytes, each
+ranked within its sum (docs/endgame-tables.md, "Three layers at 16 bits"),
+beside the table at one byte. This prints, for each table of the
 default set and for the goal-512 entry table with wider bottom rows, its
 entries, its largest layer and the largest three consecutive layers, and
 what those three would take at two bytes an entry.

@@ -24,7 +24,7 @@ from solve2048.tables import (
     installed_specs,
     scan,
 )
-from solve2048.tables_build import BuildReport, build_all
+from solve2048.tables_build import BuildReport, build_all, build_memory
 
 DIR_OPTION = click.option(
     "--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -64,15 +64,16 @@ class SpecParam(ParamType[TableSpec]):
               help="Build just this table (repeatable), e.g. --only entry-11:64; the optional "
                    "tables too, e.g. --only block-7:256 or --only entry-11:256.")
 def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...]) -> None:
-    """Build the default tables (11.1 GB; peak memory is the largest table at 2 bytes an entry, 13.8 GB).
+    """Build the default tables (11.1 GB; peak memory 7.0 GB, the largest table and three of its layers).
 
     Tables already built are kept, so after an interrupt the same command resumes.
     """
     directory = directory or default_dir()
     specs = tuple(sorted(set(only))) or DEFAULT_SPECS
     total = sum(s.size_bytes for s in specs)
-    click.echo(f"building {len(specs)} table{'' if len(specs) == 1 else 's'} ({_megabytes(total)}) in {directory}",
-               err=True)
+    peak = max(build_memory(spec) for spec in specs)
+    click.echo(f"building {len(specs)} table{'' if len(specs) == 1 else 's'} ({_megabytes(total)}, "
+               f"at most {_megabytes(peak)} of memory at once) in {directory}", err=True)
     started = time.perf_counter()
     bar = _BuildBar()
 

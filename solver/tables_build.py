@@ -109,6 +109,12 @@ def compute_stored(spec: TableSpec, jobs: int = 1, progress: Progress | None = N
     return stored
 
 
+def build_memory(spec: TableSpec) -> int:
+    """Bytes a build of ``spec`` holds at its peak: the table at one byte an
+    entry and three of its widest layers at two."""
+    return spec.entries + 3 * 2 * widest_layer(spec)
+
+
 def widest_layer(spec: TableSpec) -> int:
     """The most arrangements of one layer of ``spec``'s table: the builder holds
     three layers of that many 16-bit entries beside the table itself."""

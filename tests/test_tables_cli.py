@@ -12,7 +12,7 @@ from helpers import write_format_1
 from solve2048 import Board
 from solve2048.cli.main import cli
 from solve2048.tables import CHAIN, DEFAULT_MIN_PROBABILITY, ENTRY, OPTIONAL_SPECS, TableSpec, load
-from solve2048.tables_build import build_all, compute, save
+from solve2048.tables_build import build_all, build_memory, compute, save, widest_layer
 
 
 def _run(*args: str):
@@ -42,6 +42,15 @@ def test_tables_build_info_and_a_damaged_file(tmp_path):
     assert result.exit_code == 0
     assert "warning" in result.output and "torn" in result.output
     assert "endgame tables are missing" in result.output
+
+
+def test_tables_build_says_how_much_memory_it_will_hold(tmp_path):
+    # entry-11:64 with entry-11:32: the larger one's 204,120,000 entries at a
+    # byte each, and three of its widest layers, 4,512,424 entries, at two.
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "entry-11:32", "--only", "entry-11:64")
+    assert result.exit_code == 0, result.output
+    assert build_memory(TableSpec(5, 6, ENTRY)) == 204_120_000 + 6 * widest_layer(TableSpec(5, 6, ENTRY))
+    assert "(228 MB, at most 231 MB of memory at once)" in result.output
 
 
 def test_tables_info_says_from_which_probability_each_tables_move_is_played(tmp_path):
