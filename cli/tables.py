@@ -24,7 +24,7 @@ from solve2048.tables import (
     installed_specs,
     scan,
 )
-from solve2048.tables_build import BuildReport, build_all, build_memory
+from solve2048.tables_build import BuildReport, build_all, build_memory, is_finished
 
 DIR_OPTION = click.option(
     "--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -74,6 +74,7 @@ def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...])
     peak = max(build_memory(spec) for spec in specs)
     click.echo(f"building {len(specs)} table{'' if len(specs) == 1 else 's'} ({_megabytes(total)}, "
                f"at most {_megabytes(peak)} of memory at once) in {directory}", err=True)
+    _warn_of_memory(directory, specs)
     started = time.perf_counter()
     bar = _BuildBar()
 
@@ -86,6 +87,33 @@ def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...])
 
     build_all(directory, specs, jobs or os.cpu_count() or 1, bar.update, done)
     click.echo(f"done in {duration(time.perf_counter() - started)}: {_megabytes(total)} in {directory}")
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available now (Linux's MemAvailable), or None where
+    the system does not say."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _warn_of_memory(directory: Path, specs: tuple[TableSpec, ...]) -> None:
+    """One line on stderr when a table still to build needs more memory than
+    is available now: said before the minutes of work, not after them."""
+    to_build = [spec for spec in specs if not is_finished(spec, directory)]
+    available = _available_memory()
+    if not to_build or available is None:
+        return
+    biggest = max(to_build, key=build_memory)
+    if build_memory(biggest) > available:
+        click.echo(f"solve2048: warning: {biggest.label} holds {_megabytes(build_memory(biggest))} while it is "
+                   f"built, and {_megabytes(available)} of memory are available now; the build may be slow or "
+                   "be stopped by the system (the smaller tables can be built first with --only)", err=True)
 
 
 class _BuildBar:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from solve2048.engine import ffi, lib
 from solve2048.errors import InvalidArgumentError
@@ -147,7 +147,7 @@ def _write_stored(f: BinaryIO, entries: npt.NDArray[np.uint16] | Entries) -> int
     total = int(lib.s2048_table_checksum(ffi.NULL, 0))   # of no entries: where the sum starts
     for start in range(0, entries.size, STORE_CHUNK):   # STORE_CHUNK is a multiple of 8
         chunk = np.ascontiguousarray(entries[start:start + STORE_CHUNK])
-        stored = store(chunk) if chunk.dtype == np.uint16 else chunk
+        stored = store(cast('npt.NDArray[np.uint16]', chunk)) if chunk.dtype == np.uint16 else chunk
         total = int(lib.s2048_table_checksum_more(total, ffi.cast("const uint8_t *", stored.ctypes.data), stored.size))
         f.write(stored.data)
     return total

@@ -9,9 +9,9 @@ import pytest
 from helpers import formation_cells, formation_index
 
 from solve2048 import reference
+from solve2048.errors import InvalidArgumentError
 from solve2048.reference_tables import STORED_ONE, backup, entry_ready, free_caps, solve, stored
 from solve2048.tables import CHAIN, ENTRY, PROBABILITY_STEP, TableSpec
-from solve2048.errors import InvalidArgumentError
 from solve2048.tables_build import compute, compute_stored, store, widest_layer
 
 # Tiny formations the oracle solves in about a second each: (frozen, goal, shape).

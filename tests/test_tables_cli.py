@@ -53,6 +53,21 @@ def test_tables_build_says_how_much_memory_it_will_hold(tmp_path):
     assert "(228 MB, at most 231 MB of memory at once)" in result.output
 
 
+def test_tables_build_warns_when_a_table_needs_more_memory_than_is_available(tmp_path, monkeypatch):
+    from solve2048.cli import tables as tables_cli
+
+    monkeypatch.setattr(tables_cli, "_available_memory", lambda: 1_000_000)
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "entry-11:32")
+    assert result.exit_code == 0, result.output
+    assert "warning: entry-11:32 holds 30 MB while it is built, and 1 MB of memory are available now" in result.output
+    # Built already: nothing to warn of. Plenty of memory: nothing either.
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "entry-11:32")
+    assert "warning" not in result.output and "already built" in result.output
+    monkeypatch.setattr(tables_cli, "_available_memory", lambda: 10**12)
+    result = _run("tables", "build", "--dir", str(tmp_path / "more"), "--only", "entry-11:32")
+    assert result.exit_code == 0 and "warning" not in result.output
+
+
 def test_tables_info_says_from_which_probability_each_tables_move_is_played(tmp_path):
     # The goal-512 entry table (here a damaged file) is trusted from 0.1, the
     # other entry tables from 0.9.
