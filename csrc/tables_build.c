@@ -41,6 +41,7 @@ struct s2048_builder {
     uint8_t *reach;      /* reach[j * stride + s / 2]: cells 0..j-1 can hold s together */
     uint32_t *below;     /* below[(j * stride + s / 2) * 16 + r], s held by cells 0..j: the
                           * arrangements of their sum whose digit j is under r */
+    const uint32_t *line[16];   /* cell j's part of below: the 16 terms of sum s from line[j] + 8 s */
     size_t widest;       /* the most arrangements of one layer */
     uint16_t *window[3]; /* the layer of sum s is window[s / 2 % 3] */
 };
@@ -56,14 +57,14 @@ static uint16_t *window_of(const s2048_builder *b, int sum)
 }
 
 /* Where the spawns after `moved` (in layer `sum`) stand in the windows of
- * the layers above: for each empty free cell j, r2[j] in layer sum + 2 and
- * r4[j] in layer sum + 4. Returns -1, and nothing, when a free tile of
- * `moved` is over its cap. A board's rank is the sum over its digits of
+ * the layers above: for each empty free cell j, bit j of *empty_cells,
+ * r2[j] in layer sum + 2 and r4[j] in layer sum + 4. Returns -1, and
+ * nothing, when a free tile of `moved` is over its cap. A board's rank is the sum over its digits of
  * below(j, sum of cells 0..j, digit j); a spawn on cell j leaves the terms of
  * the cells under j as they are and adds its value to the sums of the cells
  * over it, so every spawn's rank comes from one pass each way, and each pass
  * goes only as far as the empty cells need. */
-static int spawn_ranks(const s2048_builder *b, board_t moved, uint32_t *r2, uint32_t *r4)
+static int spawn_ranks(const s2048_builder *b, board_t moved, unsigned *empty_cells, uint32_t *r2, uint32_t *r4)
 {
     const formation *f = &b->f;
     int n = f->free_count;
@@ -76,7 +77,7 @@ static int spawn_ranks(const s2048_builder *b, board_t moved, uint32_t *r2, uint
         int digit = (int)(moved >> f->shift[j] & 0xf);
         if (digit > f->cap[j]) return -1;
         sum += digit ? 1 << digit : 0;
-        const uint32_t *line = b->below + ((size_t)j * b->stride + sum / 2) * 16;
+        const uint32_t *line = b->line[j] + sum * 8;
         at0[j] = line[digit];
         at2[j] = line[16 + digit];
         at4[j] = line[32 + digit];
@@ -88,6 +89,7 @@ static int spawn_ranks(const s2048_builder *b, board_t moved, uint32_t *r2, uint
             spawn4[j] = line[32 + 2];
         }
     }
+    *empty_cells = empties;
     if (highest < 0) return 0;   /* no spawn: never after an allowed move */
     uint64_t under[16];   /* under[j]: the terms of cells 0..j-1 */
     uint64_t u = 0;
@@ -113,6 +115,7 @@ static int spawn_ranks(const s2048_builder *b, board_t moved, uint32_t *r2, uint
 typedef struct {
     board_t moved[4];
     int kind[4];
+    unsigned empties[4];   /* bit j: free cell j is empty after the move */
     uint32_t r2[4][16], r4[4][16];
 } moves_of;
 
@@ -122,7 +125,7 @@ static void find_moves(const s2048_builder *b, board_t board, moves_of *m)
     for (int dir = 0; dir < 4; dir++) {
         m->moved[dir] = board_move(board, dir);
         int allowed = m->moved[dir] != board && !((m->moved[dir] ^ board) & f->frozen_bits);
-        m->kind[dir] = !allowed ? -2 : spawn_ranks(b, m->moved[dir], m->r2[dir], m->r4[dir]);
+        m->kind[dir] = !allowed ? -2 : spawn_ranks(b, m->moved[dir], &m->empties[dir], m->r2[dir], m->r4[dir]);
     }
 }
 
@@ -131,8 +134,8 @@ static void prefetch_spawns(const s2048_builder *b, int sum, const moves_of *m, 
 {
     const formation *f = &b->f;
     const uint16_t *above2 = window_of(b, sum + 2), *above4 = window_of(b, sum + 4);
-    for (int j = 0; j < f->free_count; j++) {
-        if (m->moved[dir] >> f->shift[j] & 0xf) continue;
+    for (unsigned left = m->empties[dir]; left; left &= left - 1) {
+        int j = __builtin_ctz(left);
         __builtin_prefetch(above2 + m->r2[dir][j]);
         if (f->cap[j] >= 2) __builtin_prefetch(above4 + m->r4[dir][j]);
     }
@@ -152,8 +155,8 @@ static double after_move(const s2048_builder *b, int sum, const moves_of *m, int
     const uint16_t *above2 = window_of(b, sum + 2), *above4 = window_of(b, sum + 4);
     double total = 0.0;
     int empty = 0;
-    for (int j = 0; j < f->free_count; j++) {
-        if (moved >> f->shift[j] & 0xf) continue;
+    for (unsigned left = m->empties[dir]; left; left &= left - 1) {
+        int j = __builtin_ctz(left);
         /* A spawn over the cell's cap breaks the formation: probability 0. */
         double p2 = eg_entry_prob(above2[m->r2[dir][j]]);
         double p4 = f->cap[j] >= 2 ? eg_entry_prob(above4[m->r4[dir][j]]) : 0.0;
@@ -306,6 +309,7 @@ static int count_layers(s2048_builder *b)
             count[(size_t)(j + 1) * stride + s] = under;
         }
     for (size_t i = 0; i < (size_t)(n + 1) * stride; i++) b->reach[i] = count[i] != 0;
+    for (int j = 0; j < n; j++) b->line[j] = b->below + (size_t)j * stride * 16;
     b->widest = 0;
     for (int s = 0; s < stride; s++)
         if (count[(size_t)n * stride + s] > b->widest) b->widest = count[(size_t)n * stride + s];
