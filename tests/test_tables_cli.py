@@ -45,12 +45,13 @@ def test_tables_build_info_and_a_damaged_file(tmp_path):
 
 
 def test_tables_build_says_how_much_memory_it_will_hold(tmp_path):
-    # entry-11:64 with entry-11:32: the larger one's 204,120,000 entries at a
-    # byte each, and three of its widest layers, 4,512,424 entries, at two.
-    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "entry-11:32", "--only", "entry-11:64")
+    # entry-11:32: its 24,000,000 entries at a byte each, and three of its
+    # widest layers, 1,018,386 entries, at two.
+    assert widest_layer(TableSpec(5, 5, ENTRY)) == 1_018_386
+    assert build_memory(TableSpec(5, 5, ENTRY)) == 24_000_000 + 6 * 1_018_386
+    result = _run("tables", "build", "--dir", str(tmp_path), "--only", "entry-11:32")
     assert result.exit_code == 0, result.output
-    assert build_memory(TableSpec(5, 6, ENTRY)) == 204_120_000 + 6 * widest_layer(TableSpec(5, 6, ENTRY))
-    assert "(228 MB, at most 231 MB of memory at once)" in result.output
+    assert "(24 MB, at most 30 MB of memory at once)" in result.output
 
 
 def test_tables_build_warns_when_a_table_needs_more_memory_than_is_available(tmp_path, monkeypatch):
