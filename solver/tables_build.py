@@ -62,13 +62,18 @@ class BuildReport:
     converted: bool = False   # a version-1 file was converted, not solved again
 
 
-def _solve(spec: TableSpec, jobs: int, progress: Progress | None, stored: Any, built: Any) -> None:
-    """Solves every layer of ``spec``'s table, from the top sum down, writing
-    each entry to ``stored`` and ``built`` (cffi pointers, either NULL)."""
+def _new_builder(spec: TableSpec) -> Any:
+    """The C builder of ``spec``'s table, freed with its last reference."""
     builder = lib.s2048_builder_new(spec.shape, spec.frozen, spec.goal)
     if builder == ffi.NULL:
         raise InvalidArgumentError(f"the C builder refused table {spec} (a bad argument, or no memory)")
-    builder = ffi.gc(builder, lib.s2048_builder_free)
+    return ffi.gc(builder, lib.s2048_builder_free)
+
+
+def _solve(spec: TableSpec, jobs: int, progress: Progress | None, stored: Any, built: Any) -> None:
+    """Solves every layer of ``spec``'s table, from the top sum down, writing
+    each entry to ``stored`` and ``built`` (cffi pointers, either NULL)."""
+    builder = _new_builder(spec)
     jobs = max(1, jobs)
 
     def layer_part(sum_: int, part: int) -> int:
@@ -118,13 +123,7 @@ def build_memory(spec: TableSpec) -> int:
 def widest_layer(spec: TableSpec) -> int:
     """The most arrangements of one layer of ``spec``'s table: the builder holds
     three layers of that many 16-bit entries beside the table itself."""
-    builder = lib.s2048_builder_new(spec.shape, spec.frozen, spec.goal)
-    if builder == ffi.NULL:
-        raise InvalidArgumentError(f"the C builder refused table {spec} (a bad argument, or no memory)")
-    try:
-        return int(lib.s2048_builder_widest_layer(builder))
-    finally:
-        lib.s2048_builder_free(builder)
+    return int(lib.s2048_builder_widest_layer(_new_builder(spec)))
 
 
 def store(built: npt.NDArray[np.uint16]) -> Entries:
