@@ -71,10 +71,10 @@ def build(directory: Path | None, jobs: int | None, only: tuple[TableSpec, ...])
     directory = directory or default_dir()
     specs = tuple(sorted(set(only))) or DEFAULT_SPECS
     total = sum(s.size_bytes for s in specs)
-    peak = max(build_memory(spec) for spec in specs)
+    memory = {spec: build_memory(spec) for spec in specs}
     click.echo(f"building {len(specs)} table{'' if len(specs) == 1 else 's'} ({_megabytes(total)}, "
-               f"at most {_megabytes(peak)} of memory at once) in {directory}", err=True)
-    _warn_of_memory(directory, specs)
+               f"at most {_megabytes(max(memory.values()))} of memory at once) in {directory}", err=True)
+    _warn_of_memory(directory, memory)
     started = time.perf_counter()
     bar = _BuildBar()
 
@@ -102,16 +102,17 @@ def _available_memory() -> int | None:
     return None
 
 
-def _warn_of_memory(directory: Path, specs: tuple[TableSpec, ...]) -> None:
+def _warn_of_memory(directory: Path, memory: dict[TableSpec, int]) -> None:
     """One line on stderr when a table still to build needs more memory than
-    is available now: said before the minutes of work, not after them."""
-    to_build = [spec for spec in specs if not is_finished(spec, directory)]
+    is available now (``memory``: what each table's build holds): said before
+    the minutes of work, not after them."""
+    to_build = [spec for spec in memory if not is_finished(spec, directory)]
     available = _available_memory()
     if not to_build or available is None:
         return
-    biggest = max(to_build, key=build_memory)
-    if build_memory(biggest) > available:
-        click.echo(f"solve2048: warning: {biggest.label} holds {_megabytes(build_memory(biggest))} while it is "
+    biggest = max(to_build, key=memory.__getitem__)
+    if memory[biggest] > available:
+        click.echo(f"solve2048: warning: {biggest.label} holds {_megabytes(memory[biggest])} while it is "
                    f"built, and {_megabytes(available)} of memory are available now; the build may be slow or "
                    "be stopped by the system (the smaller tables can be built first with --only)", err=True)
 
