@@ -19,6 +19,7 @@ from solve2048.batch import (
     check_address,
     default_jobs,
     other_engine,
+    other_tables,
     run_cluster,
     run_local,
     settings_of,
@@ -146,6 +147,10 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
     if engine is not None:
         raise InputError(f"{out_path} holds games played by another engine ({engine}; this one is {ENGINE_ID}): "
                          f"its games would not be this engine's, so play into another file")
+    table = other_tables(rows, batch_settings)
+    if table is not None:
+        raise InputError(f"{out_path} holds games played with other entries in table {table}: "
+                         f"its games would not be these tables', so play into another file")
     done = {r["seed"] for r in rows}
     todo = [s for s in range(seed, seed + games) if s not in done]
     if done and not as_json:

@@ -108,12 +108,20 @@ def relative(path: Path) -> str:
     return os.path.relpath(path, os.getcwd())
 
 
-def engine_id() -> str:
-    """A digest of every C source and header, so that a results file can say
-    which engine played its games (csrc/selfplay.c, s2048_engine_id). Line
-    endings are read alike, so a checkout with CRLF builds the same id."""
+# The sources that build tables and play no part in a game. A game depends on
+# the tables' entries, which a results line records by checksum (table_sums),
+# not on the code that computed them: work on the builder that leaves the
+# entries alone must leave a results file resumable.
+BUILD_ONLY = ("tables_build.c",)
+
+
+def engine_id(csrc: Path = CSRC) -> str:
+    """A digest of every C source and header that plays (all but BUILD_ONLY),
+    so that a results file can say which engine played its games
+    (csrc/selfplay.c, s2048_engine_id). Line endings are read alike, so a
+    checkout with CRLF builds the same id."""
     digest = hashlib.sha256()
-    for path in sorted(CSRC.glob("*.[ch]")):
+    for path in sorted(p for p in csrc.glob("*.[ch]") if p.name not in BUILD_ONLY):
         digest.update(path.name.encode() + b"\0" + path.read_bytes().replace(b"\r\n", b"\n") + b"\0")
     return digest.hexdigest()[:12]
 

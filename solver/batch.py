@@ -82,6 +82,7 @@ class Settings:
     table_set: tuple[str, ...] = ()  # the caller's tables (TableSpec.label), in TableSet.specs order:
                                      # every worker must find the same ones
     table_trust: tuple[float, ...] = ()  # each one's threshold (TableSet.thresholds)
+    table_sums: tuple[str, ...] = ()  # each one's checksum (TableSet.sums); () when not known
     weights: Weights | None = None  # None: as SearchSettings chooses beside the tables
     start: str | None = None        # every game from this board (its hex), else a new game
     danger: int | None = None       # as SearchSettings.danger
@@ -98,6 +99,7 @@ class Settings:
                    table_min_prob=tables.min_probability if tables is not None else DEFAULT_MIN_PROBABILITY,
                    table_set=tuple(spec.label for spec in tables.specs) if tables is not None else (),
                    table_trust=tables.thresholds if tables is not None else (),
+                   table_sums=(tables.sums or ()) if tables is not None else (),
                    weights=search.weights,
                    start=start.hex() if start is not None else None, danger=search.danger)
 
@@ -130,6 +132,10 @@ class Settings:
                 or not all(_is_real(p) and 0 <= p <= 1 for p in self.table_trust)):
             raise InvalidArgumentError(f"expected a threshold from 0 to 1 for each of the {len(self.table_set)} "
                                        f"tables, got {self.table_trust!r}")
+        if (not isinstance(self.table_sums, tuple) or len(self.table_sums) not in (0, len(self.table_set))
+                or not all(isinstance(s, str) and _SUM.fullmatch(s) for s in self.table_sums)):
+            raise InvalidArgumentError(f"expected a checksum of 16 hex digits for each of the {len(self.table_set)} "
+                                       f"tables, or none, got {self.table_sums!r}")
         if self.start is not None and (not isinstance(self.start, str) or not any(Board.parse(self.start).cells)):
             raise InvalidArgumentError(f"expected a start board in hex with a tile on it, got {self.start!r}")
 
@@ -147,6 +153,14 @@ class Settings:
     def table_trust_tag(self) -> tuple[float, ...] | None:
         """Each table's threshold, as a results line records it, or None when off."""
         return self.table_trust if self.tables_dir else None
+
+    @property
+    def table_sums_tag(self) -> tuple[str, ...] | None:
+        """Each table's checksum, as a results line records it, or None when off or not known."""
+        return self.table_sums if self.tables_dir and self.table_sums else None
+
+
+_SUM = re.compile(r"[0-9a-f]{16}")  # a table's checksum, as TableSet.sums writes it
 
 
 def _is_real(value: object) -> bool:
@@ -174,6 +188,7 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "tables": settings.tables_tag,
         "table_set": list(settings.table_set_tag) if settings.table_set_tag is not None else None,
         "table_trust": list(settings.table_trust_tag) if settings.table_trust_tag is not None else None,
+        "table_sums": list(settings.table_sums_tag) if settings.table_sums_tag is not None else None,
         "table_moves": result.table_moves,
         "time_ms": settings.time_ms,
         "danger": settings.danger,
@@ -220,6 +235,29 @@ def other_engine(rows: Iterable[dict[str, Any]]) -> str | None:
     return next((row["engine"] for row in rows if row.get("engine") not in (None, ENGINE_ID)), None)
 
 
+def other_tables(rows: Iterable[dict[str, Any]], settings: Settings) -> str | None:
+    """Which table of ``settings`` the first line played with other entries
+    than these (its label, then both checksums), or None. Lines that record no
+    checksums (before 2026-12-05, or without tables) say nothing, and are taken
+    for these tables' when their settings match."""
+    wanted = settings.table_sums_tag
+    for row in rows:
+        found = row.get("table_sums")
+        if found is None or wanted is None or tuple(found) == wanted:
+            continue
+        label, there, here = _first_difference(settings.table_set, found, wanted)
+        return f"{label} (checksum {there} in the file, {here} here)"
+    return None
+
+
+def _first_difference(labels: Iterable[str], these: Iterable[object],
+                      those: Iterable[object]) -> tuple[str, object, object]:
+    """The first label whose two values differ, with both ("the set" when
+    the two lists differ only in length)."""
+    return next(((label, a, b) for label, a, b in zip(labels, these, those, strict=False) if a != b),
+                ("the set", None, None))
+
+
 def legacy_threshold(label: str, min_probability: float) -> float:
     """The threshold a table of ``label`` was played from before lines recorded one."""
     shape = label.split("-")[0] if "-" in label else "snake"
@@ -257,6 +295,10 @@ def _worker_tables(settings: Settings) -> TableSet | None:
         if tables.thresholds != settings.table_trust:  # another solve2048, with other thresholds
             raise BatchError(f"a worker plays its tables from {tables.thresholds}, not {settings.table_trust}: "
                              "does every machine run this solve2048?")
+        if settings.table_sums and tables.sums != settings.table_sums:  # the same labels, other entries
+            label = _first_difference(found, tables.sums or (), settings.table_sums)[0]
+            raise BatchError(f"a worker's table {label} in {settings.tables_dir} holds other entries than the "
+                             "caller's (another checksum); install the same tables on every worker")
         _loaded_tables[key] = tables
     return _loaded_tables[key]
 

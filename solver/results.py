@@ -26,8 +26,8 @@ from solve2048.settings import MAX_TIME_MS, check_deepening, check_depth
 
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
-          "prune", "tt_mb", "tables", "table_set", "table_trust", "table_moves", "time_ms", "danger", "start",
-          "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table", "last_trusted",
+          "prune", "tt_mb", "tables", "table_set", "table_trust", "table_sums", "table_moves", "time_ms", "danger",
+          "start", "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table", "last_trusted",
           "stretch_start", "stretch_probability", "engine")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
@@ -186,6 +186,8 @@ def _check_settings(row: dict[str, Any]) -> None:
         _check_table_set(row)
     if row.get("table_trust") is not None:
         _check_table_trust(row)
+    if row.get("table_sums") is not None:
+        _check_table_sums(row)
     if row.get("table_moves") is not None:
         _whole(row, "table_moves", 0, row["moves"])
     if row.get("time_ms") is not None:
@@ -211,6 +213,7 @@ def _check_settings(row: dict[str, Any]) -> None:
 _TABLE_LABEL = re.compile(r"(?:[a-z]{1,8}-)?[0-9]{1,2}:[0-9]{1,6}")
 MAX_TABLES = 64  # far more than any set
 _ENGINE = re.compile(r"[0-9a-z]{1,32}")  # ENGINE_ID: 12 hex digits, or "unknown"
+_TABLE_SUM = re.compile(r"[0-9a-f]{16}")  # TableSet.sums
 
 
 def _check_table_set(row: dict[str, Any]) -> None:
@@ -259,6 +262,17 @@ def _check_table_trust(row: dict[str, Any]) -> None:
                                    f"thresholds from 0 to 1, one for each table of table_set")
 
 
+def _check_table_sums(row: dict[str, Any]) -> None:
+    """Each table's checksum, in table_set order: which entries the games were played with."""
+    sums, labels = row["table_sums"], row.get("table_set")
+    if labels is None:
+        raise InvalidArgumentError("table_sums gives checksums, but table_set names no tables")
+    if not isinstance(sums, list) or len(sums) != len(labels) or not all(
+            isinstance(s, str) and _TABLE_SUM.fullmatch(s) for s in sums):
+        raise InvalidArgumentError(f"table_sums {str(sums)[:60]!r} is not a list of {len(labels)} checksums "
+                                   f"of 16 hex digits, one for each table of table_set")
+
+
 def _check_final_board(row: dict[str, Any]) -> None:
     """The board a game ended on (hex): a lost board, holding the game's largest
     tile, and from two tiles its tiles add up to what 2 + moves spawns can make."""
@@ -284,8 +298,8 @@ def _check_final_board(row: dict[str, Any]) -> None:
 def check_game(row: object) -> dict[str, Any]:
     """Returns ``row`` if it is a game result the rules allow, else raises
     ValueError naming the first field that is wrong. Fields older lines lack
-    (won, won_at_move, prune, tt_mb, tables, table_set, table_trust, table_moves, depth, time_ms,
-    danger, start, final_board, uncovered_moves, last_covered, last_probability, last_table,
+    (won, won_at_move, prune, tt_mb, tables, table_set, table_trust, table_sums, table_moves, depth,
+    time_ms, danger, start, final_board, uncovered_moves, last_covered, last_probability, last_table,
     last_trusted, stretch_start, stretch_probability, engine)
     may be absent."""
     if not isinstance(row, dict):

@@ -283,6 +283,11 @@ def open_table(path: Path, spec: TableSpec, verify: bool = True, recheck: bool =
     beside the file records it, and the file is trusted while its size and
     modification time stay the same (reading 2 GB on every ``hint`` would cost
     about a second). ``recheck`` ignores the stamp."""
+    return open_summed(path, spec, verify, recheck)[0]
+
+
+def open_summed(path: Path, spec: TableSpec, verify: bool = True, recheck: bool = False) -> tuple[Entries, int]:
+    """``open_table``, with the checksum of the entries its header records."""
     import numpy as np
 
     stat, expected = read_header(path, spec)
@@ -292,7 +297,7 @@ def open_table(path: Path, spec: TableSpec, verify: bool = True, recheck: bool =
         if checksum(data) != expected:
             raise TableError(f"{path}: checksum mismatch (damaged); rebuild it")
         _remember_checked(path, stamp)
-    return data
+    return data, expected
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,13 +323,16 @@ class TableSet:
                  min_probability: float = DEFAULT_MIN_PROBABILITY,
                  min_by_shape: dict[int, float] | None = None,
                  directory: Path | None = None,
-                 min_by_goal: dict[tuple[int, int], float] | None = None) -> None:
+                 min_by_goal: dict[tuple[int, int], float] | None = None,
+                 checksums: dict[TableSpec, int] | None = None) -> None:
         """``min_probability`` is the threshold of every shape that
         ``min_by_shape`` (default: DEFAULT_MIN_BY_SHAPE) does not name;
         ``min_by_goal`` (default: DEFAULT_MIN_BY_GOAL) overrides it for the
         tables of one (shape, goal rank); ``directory`` is where the tables
-        were loaded from (for the workers of a batch, which load them again)."""
+        were loaded from (for the workers of a batch, which load them again),
+        and ``checksums`` what their files' headers record (see ``sums``)."""
         self.directory = directory
+        self._checksums = dict(checksums or {})
         self.min_probability = min_probability
         if not 0.0 <= min_probability <= 1.0:
             raise InvalidArgumentError(f"min_probability must be between 0 and 1, got {min_probability!r}")
@@ -360,6 +368,15 @@ class TableSet:
     def thresholds(self) -> tuple[float, ...]:
         """Every table's threshold, in ``specs`` order."""
         return tuple(self.threshold(spec) for spec in self.specs)
+
+    @property
+    def sums(self) -> tuple[str, ...] | None:
+        """Every table's checksum as 16 hex digits, in ``specs`` order: what
+        its entries are, which a game depends on as much as on the engine's
+        code. None unless every table came from a file (``load``)."""
+        if any(spec not in self._checksums for spec in self._tables):
+            return None
+        return tuple(f"{self._checksums[spec]:016x}" for spec in self.specs)
 
     def probe(self, board: Board | int) -> TableMove | None:
         """The best covering table's move and probability, whatever the threshold; None if none covers it."""
@@ -399,6 +416,7 @@ class TableFile:
     entries: Entries | None  # memory-mapped, when the file is sound
     problem: str | None      # why it is not; None when sound or absent
     outdated: bool = False   # the problem is only an earlier version, which tables build updates
+    checksum: int | None = None  # of the entries, as the header records it, when sound
 
     @property
     def status(self) -> str:
@@ -413,13 +431,13 @@ def scan(directory: Path, specs: tuple[TableSpec, ...] = DEFAULT_SPECS, verify: 
     files = []
     for spec in specs:
         path = directory / spec.filename
-        entries, problem, outdated = None, None, False
+        entries, problem, outdated, summed = None, None, False, None
         if path.exists():
             try:
-                entries = open_table(path, spec, verify=verify, recheck=recheck)
+                entries, summed = open_summed(path, spec, verify=verify, recheck=recheck)
             except TableError as e:
                 problem, outdated = str(e), isinstance(e, OutdatedTableError)
-        files.append(TableFile(spec, path, entries, problem, outdated))
+        files.append(TableFile(spec, path, entries, problem, outdated, summed))
     return files
 
 
@@ -430,8 +448,9 @@ def load(directory: Path | None = None, specs: tuple[TableSpec, ...] | None = No
     of an earlier version in ``outdated``, and both are left out, never used."""
     directory = default_dir() if directory is None else Path(directory)
     files = scan(directory, installed_specs(directory) if specs is None else specs, verify)
-    return Installed(TableSet({f.spec: f.entries for f in files if f.entries is not None}, min_probability,
-                              directory=directory),
+    sound = {f.spec: (f.entries, f.checksum) for f in files if f.entries is not None and f.checksum is not None}
+    return Installed(TableSet({spec: entries for spec, (entries, _) in sound.items()}, min_probability,
+                              directory=directory, checksums={spec: summed for spec, (_, summed) in sound.items()}),
                      [f.problem for f in files if f.status == "damaged" and f.problem],
                      [f.spec for f in files if f.status == "missing"],
                      [f.spec for f in files if f.status == "outdated"])

@@ -39,7 +39,8 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     assert set(data["score"]) == {"mean", "median", "std", "min", "max"}
     rows = load(str(out)).rows
     assert set(rows[0]) == {"seed", "depth", "score", "max_tile", "moves", "won", "won_at_move",
-                            "seconds", "prune", "tt_mb", "tables", "table_set", "table_trust", "table_moves",
+                            "seconds", "prune", "tt_mb", "tables", "table_set", "table_trust", "table_sums",
+                            "table_moves",
                             "time_ms", "danger", "start", "final_board", "uncovered_moves", "last_covered",
                             "last_probability", "last_table", "last_trusted", "stretch_start",
                             "stretch_probability", "engine"}
@@ -367,21 +368,44 @@ def test_a_file_played_with_other_tables_is_not_resumed(tmp_path: Path) -> None:
 
 
 def test_every_line_names_the_engine_built_from_the_sources_here(tmp_path: Path) -> None:
-    import importlib.util
-
     from solve2048.engine import ENGINE_ID
 
     # The digest the build put into the extension is the one of csrc/ as it is
     # now: an engine built from other sources would carry another id.
+    assert _ffi_build_module().engine_id() == ENGINE_ID and len(ENGINE_ID) == 12
+    out = tmp_path / "r.jsonl"
+    assert invoke("-n", "2", "-d", "1", "-o", str(out)).exit_code == 0
+    assert [json.loads(line)["engine"] for line in out.read_text().splitlines()] == [ENGINE_ID] * 2
+
+
+def _ffi_build_module():
+    import importlib.util
+
     build = Path(__file__).resolve().parent.parent / "solver" / "_ffi_build.py"
     spec = importlib.util.spec_from_file_location("ffi_build_for_test", build)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.engine_id() == ENGINE_ID and len(ENGINE_ID) == 12
-    out = tmp_path / "r.jsonl"
-    assert invoke("-n", "2", "-d", "1", "-o", str(out)).exit_code == 0
-    assert [json.loads(line)["engine"] for line in out.read_text().splitlines()] == [ENGINE_ID] * 2
+    return module
+
+
+def test_the_engine_id_changes_with_the_code_that_plays_not_with_the_builder(tmp_path: Path) -> None:
+    import shutil
+
+    module = _ffi_build_module()
+    csrc = tmp_path / "csrc"
+    shutil.copytree(module.CSRC, csrc)
+    before = module.engine_id(csrc)
+    assert before == module.engine_id()
+    with (csrc / "tables_build.c").open("a") as f:
+        f.write("/* a builder that writes the same entries faster */\n")
+    assert module.engine_id(csrc) == before
+    for played in ("search.c", "tables_probe.c", "board.h"):
+        with (csrc / played).open("a") as f:
+            f.write("/* a change to a game */\n")
+        changed = module.engine_id(csrc)
+        assert changed != before
+        before = changed
 
 
 def test_a_file_another_engine_played_is_not_resumed_and_is_kept(tmp_path: Path) -> None:
@@ -408,3 +432,54 @@ def test_a_line_with_a_malformed_engine_is_refused(tmp_path: Path, engine: objec
     out.write_text(json.dumps(row) + "\n")
     result = invoke("-n", "2", "-d", "1", "-o", str(out))
     assert result.exit_code == 2 and "is not an engine id" in result.output and "Traceback" not in result.output
+
+
+def test_a_file_played_with_other_entries_in_a_table_is_not_resumed_and_is_kept(tmp_path: Path, built_table) -> None:
+    from solve2048.tables import TableSpec, read_header
+    from solve2048.tables_build import save
+
+    spec = TableSpec(9, 5, 1)   # block-7:32, 78,125 entries
+    folder = tmp_path / "tables"
+    save(spec, built_table(spec), folder)
+    checksum = f"{read_header(folder / spec.filename, spec)[1]:016x}"
+    out = tmp_path / "r.jsonl"
+    result = invoke("-n", "2", "-d", "1", "--tables-dir", str(folder), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["table_set"], r["table_sums"]) for r in lines] == [(["block-7:32"], [checksum])] * 2
+    # The same table built with other values: the same labels, another game.
+    other = "0123456789abcdef"
+    out.write_text("".join(json.dumps(r | {"table_sums": [other]}) + "\n" for r in lines))
+    before = out.read_bytes()
+    result = invoke("-n", "3", "-d", "1", "--tables-dir", str(folder), "-o", str(out))
+    assert result.exit_code == 2, result.output
+    assert (f"holds games played with other entries in table block-7:32 (checksum {other} in the file, "
+            f"{checksum} here)") in result.output
+    assert "Traceback" not in result.output and out.read_bytes() == before
+    # Lines from before the field say nothing of the entries: resumed when their settings match.
+    out.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "table_sums"}) + "\n" for r in lines))
+    result = invoke("-n", "3", "-d", "1", "--tables-dir", str(folder), "-o", str(out))
+    assert result.exit_code == 0 and "2 games done, 1 to play" in result.output, result.output
+
+
+def test_malformed_table_sums_are_refused() -> None:
+    from solve2048.batch import game_row
+    from solve2048.results import check_game
+
+    labels = ("entry-11:32", "chain-10:512")
+    played = Settings(depth=1, tables_dir="/t", table_set=labels, table_trust=(0.9, 0.0),
+                      table_sums=("00000000000000ff", "0123456789abcdef"))
+    row = game_row(play_game(0, depth=1), played)
+    assert row["table_sums"] == ["00000000000000ff", "0123456789abcdef"] and check_game(row) is row
+    for bad in (["00000000000000ff"], ["00000000000000FF", "0123456789abcdef"], ["ff", "0123456789abcdef"],
+                "00000000000000ff", [1, 2]):
+        with pytest.raises(ValueError, match=r"table_sums .* is not a list of 2 checksums"):
+            check_game(row | {"table_sums": bad})
+    with pytest.raises(ValueError, match="table_sums gives checksums, but table_set names no tables"):
+        check_game(row | {"table_set": None, "table_trust": None, "tables": None})
+    for bad_sums in (("00000000000000ff",), ("xx", "yy"), ["00000000000000ff", "0123456789abcdef"]):
+        with pytest.raises(ValueError, match="a checksum of 16 hex digits for each of the 2 tables"):
+            Settings(depth=1, tables_dir="/t", table_set=labels, table_trust=(0.9, 0.0), table_sums=bad_sums)
+    # Tables known by label alone (built in memory, not read from files) record none.
+    assert game_row(play_game(0, depth=1), Settings(depth=1, tables_dir="/t", table_set=labels,
+                                                      table_trust=(0.9, 0.0)))["table_sums"] is None

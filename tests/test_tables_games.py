@@ -74,10 +74,11 @@ def test_a_batch_worker_without_the_tables_stops_the_batch(tmp_path):
         play_seeds([0], settings)
 
 
-def test_a_batch_worker_with_other_tables_stops_the_batch(tmp_path, built_table):
+def test_a_batch_worker_with_other_tables_stops_the_batch(tmp_path, built_table, stored_table):
     # As many tables as the caller's, but not the same ones: the games would be
     # another set's under this one's name.
     from solve2048.batch import BatchError, Settings, play_seeds
+    from solve2048.tables import load, read_header
     from solve2048.tables_build import save
 
     spec = TableSpec(9, 5, 1)   # block-7:32, 78,125 entries
@@ -90,7 +91,18 @@ def test_a_batch_worker_with_other_tables_stops_the_batch(tmp_path, built_table)
     other = Settings(depth=1, tables_dir=str(tmp_path), table_set=("block-7:32",), table_trust=(0.5,))
     with pytest.raises(BatchError, match=r"plays its tables from \(0.9,\), not \(0.5,\)"):
         play_seeds([0], other)
-    same = Settings(depth=1, tables_dir=str(tmp_path), table_set=("block-7:32",), table_trust=(0.9,))
+    # The same table with other entries (built by another builder, or damaged
+    # on a machine that does not check them): another checksum.
+    entries = Settings(depth=1, tables_dir=str(tmp_path), table_set=("block-7:32",), table_trust=(0.9,),
+                       table_sums=("0123456789abcdef",))
+    with pytest.raises(BatchError, match=r"a worker's table block-7:32 in .* holds other entries than the caller's"):
+        play_seeds([0], entries)
+    checksum = f"{read_header(tmp_path / spec.filename, spec)[1]:016x}"
+    assert load(tmp_path, specs=(spec,)).tables.sums == (checksum,)
+    same = Settings(depth=1, tables_dir=str(tmp_path), table_set=("block-7:32",), table_trust=(0.9,),
+                    table_sums=(checksum,))
     [row] = play_seeds([0], same)
     assert row["table_set"] == ["block-7:32"] and row["tables"] == same.table_min_prob
-    assert row["table_trust"] == [0.9]
+    assert row["table_trust"] == [0.9] and row["table_sums"] == [checksum]
+    # Tables made in memory have no file to name their entries.
+    assert TableSet({spec: stored_table(spec)}).sums is None
