@@ -42,7 +42,7 @@ int main(int argc, char **argv)
     printf("%lld of %zu entries in %.2f s; three layers of %zu entries held at 16 bits\n",
            (long long)written, entries,
            (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9,
-           s2048_builder_widest_layer(b));
+           (size_t)s2048_table_widest_layer(shape, frozen, goal));
     if (argc > 4) {
         FILE *f = fopen(argv[4], "wb");
         if (!f || fwrite(stored, 1, entries, f) != entries || fclose(f) != 0) {

@@ -152,9 +152,10 @@ int s2048_table_max_sum(int shape, int frozen, int goal);
 typedef struct s2048_builder s2048_builder;
 s2048_builder *s2048_builder_new(int shape, int frozen, int goal);
 void s2048_builder_free(s2048_builder *b);
-/* The most arrangements of any one layer: the builder holds three layers of
- * that many 16-bit entries. */
-size_t s2048_builder_widest_layer(const s2048_builder *b);
+/* The most arrangements of any one layer of a table: its builder holds three
+ * layers of that many 16-bit entries. -1 for an unsupported triple, or no
+ * memory for the counts. */
+int64_t s2048_table_widest_layer(int shape, int frozen, int goal);
 /* Solves every entry whose free cells add up to sum, once the layers of
  * sum + 2 and sum + 4 are solved, and writes each to `stored` (8 bits, as in
  * a table file) and to `built` (16 bits), by its index in the table; either

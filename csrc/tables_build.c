@@ -317,7 +317,9 @@ static int count_layers(s2048_builder *b)
     return b->widest > UINT32_MAX ? -1 : 0;
 }
 
-s2048_builder *s2048_builder_new(int shape, int frozen, int goal)
+/* A builder with its counts and no windows yet: enough to say how wide its
+ * layers are. NULL for an unsupported triple, or no memory. */
+static s2048_builder *counted_builder(int shape, int frozen, int goal)
 {
     s2048_builder *b = calloc(1, sizeof *b);
     if (!b) return NULL;
@@ -332,6 +334,13 @@ s2048_builder *s2048_builder_new(int shape, int frozen, int goal)
         s2048_builder_free(b);
         return NULL;
     }
+    return b;
+}
+
+s2048_builder *s2048_builder_new(int shape, int frozen, int goal)
+{
+    s2048_builder *b = counted_builder(shape, frozen, goal);
+    if (!b) return NULL;
     for (int i = 0; i < 3; i++) {
         b->window[i] = calloc(b->widest ? b->widest : 1, sizeof *b->window[i]);
         if (!b->window[i]) {
@@ -342,9 +351,15 @@ s2048_builder *s2048_builder_new(int shape, int frozen, int goal)
     return b;
 }
 
-size_t s2048_builder_widest_layer(const s2048_builder *b)
+int64_t s2048_table_widest_layer(int shape, int frozen, int goal)
 {
-    return b->widest;
+    /* Without the windows: asking how much a build will hold must not first
+     * reserve it, which a system that does not overcommit would refuse. */
+    s2048_builder *b = counted_builder(shape, frozen, goal);
+    if (!b) return -1;
+    int64_t widest = (int64_t)b->widest;
+    s2048_builder_free(b);
+    return widest;
 }
 
 int64_t s2048_builder_layer(s2048_builder *b, int sum, int part, int parts, uint8_t *stored, uint16_t *built)

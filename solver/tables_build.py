@@ -66,8 +66,12 @@ def _new_builder(spec: TableSpec) -> Any:
     """The C builder of ``spec``'s table, freed with its last reference."""
     builder = lib.s2048_builder_new(spec.shape, spec.frozen, spec.goal)
     if builder == ffi.NULL:
-        raise InvalidArgumentError(f"the C builder refused table {spec} (a bad argument, or no memory)")
+        raise _refused(spec)
     return ffi.gc(builder, lib.s2048_builder_free)
+
+
+def _refused(spec: TableSpec) -> InvalidArgumentError:
+    return InvalidArgumentError(f"the C builder refused table {spec} (a bad argument, or no memory)")
 
 
 def _solve(spec: TableSpec, jobs: int, progress: Progress | None, stored: Any, built: Any) -> None:
@@ -123,7 +127,10 @@ def build_memory(spec: TableSpec) -> int:
 def widest_layer(spec: TableSpec) -> int:
     """The most arrangements of one layer of ``spec``'s table: the builder holds
     three layers of that many 16-bit entries beside the table itself."""
-    return int(lib.s2048_builder_widest_layer(_new_builder(spec)))
+    widest = int(lib.s2048_table_widest_layer(spec.shape, spec.frozen, spec.goal))
+    if widest < 0:
+        raise _refused(spec)
+    return widest
 
 
 def store(built: npt.NDArray[np.uint16]) -> Entries:
