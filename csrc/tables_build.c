@@ -353,8 +353,7 @@ s2048_builder *s2048_builder_new(int shape, int frozen, int goal)
 
 int64_t s2048_table_widest_layer(int shape, int frozen, int goal)
 {
-    /* Without the windows: asking how much a build will hold must not first
-     * reserve it, which a system that does not overcommit would refuse. */
+    /* Without the windows: a count needs none of the layers it counts. */
     s2048_builder *b = counted_builder(shape, frozen, goal);
     if (!b) return -1;
     int64_t widest = (int64_t)b->widest;
