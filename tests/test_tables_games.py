@@ -91,8 +91,8 @@ def test_a_batch_worker_with_other_tables_stops_the_batch(tmp_path, built_table,
     other = Settings(depth=1, tables_dir=str(tmp_path), table_set=("block-7:32",), table_trust=(0.5,))
     with pytest.raises(BatchError, match=r"plays its tables from \(0.9,\), not \(0.5,\)"):
         play_seeds([0], other)
-    # The same table with other entries (built by another builder, or damaged
-    # on a machine that does not check them): another checksum.
+    # The same table with other entries (built by a builder that computes
+    # other values): its header records another checksum.
     entries = Settings(depth=1, tables_dir=str(tmp_path), table_set=("block-7:32",), table_trust=(0.9,),
                        table_sums=("0123456789abcdef",))
     with pytest.raises(BatchError, match=r"a worker's table block-7:32 in .* holds other entries than the caller's"):
