@@ -276,15 +276,20 @@ _loaded_tables: dict[tuple[str, float], TableSet] = {}
 
 def _worker_tables(settings: Settings) -> TableSet | None:
     """The tables of a worker process, loaded once (memory-mapped, so the
-    processes share one copy). The caller checked the checksums already; a
-    worker that finds fewer tables (another machine of a cluster) stops the
-    batch rather than play weaker games under the caller's settings."""
+    processes share one copy). A worker that finds fewer tables (another
+    machine of a cluster) stops the batch rather than play weaker games under
+    the caller's settings. It checks its files' entries itself: on another
+    machine they are other files than the ones the caller checked, and a
+    damaged one may keep a sound header, whose checksum ``table_sums``
+    compares. On the caller's machine the stamps its check left make this free."""
     if settings.tables_dir is None:
         return None
     key = (settings.tables_dir, settings.table_min_prob)
     if key not in _loaded_tables:
-        tables = load_tables(Path(settings.tables_dir), min_probability=settings.table_min_prob,
-                             verify=False).tables
+        installed = load_tables(Path(settings.tables_dir), min_probability=settings.table_min_prob)
+        if installed.problems:
+            raise BatchError(f"a worker cannot play its tables: {installed.problems[0]}")
+        tables = installed.tables
         found = tuple(spec.label for spec in tables.specs)
         if len(tables) != len(settings.table_set):
             raise BatchError(f"a worker found {len(tables)} of the {len(settings.table_set)} endgame "
