@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "tables_build.h"
 
 int main(int argc, char **argv)
 {

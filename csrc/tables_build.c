@@ -27,6 +27,7 @@
 #include "api.h"
 #include "formations.h"
 #include "moves.h"
+#include "tables_build.h"
 
 /* A table is built a layer at a time, and a layer reads only the two above
  * it, so only three layers are held at 16 bits: each in a *window* of its

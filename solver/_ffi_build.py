@@ -1,7 +1,8 @@
 """Build script for the compiled engine ``solve2048._engine`` (cffi, out-of-line API mode).
 
 Run by setuptools through ``cffi_modules`` in setup.py; never imported at run time.
-The cdef is read from the one public header, csrc/api.h, between its CDEF markers,
+The cdef is read from the two public headers, csrc/api.h (what plays) and
+csrc/tables_build.h (the table builder), between their CDEF markers,
 and the C sources in csrc/ are compiled straight into the extension, with
 ``-Wall -Wextra`` (except on win32).
 
@@ -108,11 +109,14 @@ def relative(path: Path) -> str:
     return os.path.relpath(path, os.getcwd())
 
 
+# The public headers, in the order cffi reads their declarations.
+HEADERS = ("api.h", "tables_build.h")
+
 # The sources that build tables and play no part in a game. A game depends on
 # the tables' entries, which a results line records by checksum (table_sums),
 # not on the code that computed them: work on the builder that leaves the
 # entries alone must leave a results file resumable.
-BUILD_ONLY = ("tables_build.c",)
+BUILD_ONLY = ("tables_build.c", "tables_build.h")
 
 
 def engine_id(csrc: Path = CSRC) -> str:
@@ -128,10 +132,10 @@ def engine_id(csrc: Path = CSRC) -> str:
 
 def make_builder() -> FFI:
     builder = FFI()
-    builder.cdef(read_cdef(CSRC / "api.h"))
+    builder.cdef("".join(read_cdef(CSRC / header) for header in HEADERS))
     builder.set_source(
         "solve2048._engine",
-        '#include "api.h"',
+        "".join(f'#include "{header}"\n' for header in HEADERS),
         sources=[relative(CSRC / name) for name in SOURCES],
         include_dirs=[relative(CSRC)],
         define_macros=[("S2048_ENGINE_ID", f'"{engine_id()}"')],

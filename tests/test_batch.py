@@ -397,10 +397,11 @@ def test_the_engine_id_changes_with_the_code_that_plays_not_with_the_builder(tmp
     shutil.copytree(module.CSRC, csrc)
     before = module.engine_id(csrc)
     assert before == module.engine_id()
-    with (csrc / "tables_build.c").open("a") as f:
-        f.write("/* a builder that writes the same entries faster */\n")
-    assert module.engine_id(csrc) == before
-    for played in ("search.c", "tables_probe.c", "board.h"):
+    for builder in ("tables_build.c", "tables_build.h"):
+        with (csrc / builder).open("a") as f:
+            f.write("/* a builder that writes the same entries faster */\n")
+        assert module.engine_id(csrc) == before
+    for played in ("search.c", "tables_probe.c", "board.h", "api.h"):
         with (csrc / played).open("a") as f:
             f.write("/* a change to a game */\n")
         changed = module.engine_id(csrc)
