@@ -808,8 +808,10 @@ size_t s2048_searcher_tt_entries(const s2048_searcher *s)
 /* The depth a board in danger is searched to: one move deeper than `depth`
  * when it has at most `danger` empty cells (-1: never). Few empty cells mean
  * few ways out, and there one more move of lookahead decides most games: at
- * depth 5, deepening at <= 3 empty cells played as strong as depth 6 on every
- * move, at 1.26 times its speed (bench/RESULTS.md, "In danger, one move deeper"). */
+ * depth 5, deepening at <= 3 empty cells plays about as strongly as depth 6 on
+ * every move, at about one and a half times its speed (the figures, which
+ * change with the tables, are in bench/RESULTS.md from "In danger, one move
+ * deeper" on). */
 static int deepened(board_t board, int depth, int danger)
 {
     if (danger < 0 || board_count_empty(board) > danger || depth >= S2048_MAX_DEPTH) return depth;
