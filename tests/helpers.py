@@ -1,5 +1,5 @@
 """Helpers the test files import (``from helpers import ...``): the known-answer
-files, boards one move from the end, random boards, a solver's game as a record,
+files, boards one move from the end, random boards, a damaged table file, a solver's game as a record,
 a script of bench/ as a module, and the user-state variables the session isolates. Fixtures and hooks live in
 conftest.py."""
 
@@ -97,6 +97,19 @@ def write_format_1(path, spec, built) -> None:
 
     head = HEADER.pack(MAGIC, 1, spec.frozen, spec.goal, spec.shape, spec.entries, _fnv_of_16_bit_entries(built))
     path.write_bytes(head.ljust(HEADER_SIZE, b"\0") + built.astype("<u2").tobytes())
+
+
+def damage_entries(path: Path) -> None:
+    """Flips one byte of a table file's entries, its header left sound, and
+    moves its modification time a second on, as a later damage would: a write
+    within the clock tick of the save could keep the time its stamp names."""
+    import os
+
+    data = bytearray(path.read_bytes())
+    data[100] ^= 0xFF   # past the 64-byte header
+    path.write_bytes(bytes(data))
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
 
 
 def solver_record(seed: int, depth: int) -> list[str]:

@@ -3,11 +3,9 @@ stamp of a checked file, and loading a folder where some are damaged or missing.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
-from helpers import write_format_1
+from helpers import damage_entries, write_format_1
 
 from solve2048 import tables_build
 from solve2048.tables import CHAIN, HEADER_SIZE, OutdatedTableError, TableError, TableSpec, load, open_table
@@ -57,11 +55,7 @@ def test_a_checked_table_is_trusted_until_its_file_changes(tmp_path):
     path = save(spec, compute(spec), tmp_path)
     open_table(path, spec)                      # checks in full, leaves a stamp
     assert (tmp_path / (spec.filename + ".checked")).exists()
-    data = bytearray(path.read_bytes())
-    data[100] ^= 0xFF
-    path.write_bytes(bytes(data))
-    stat = path.stat()
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    damage_entries(path)
     with pytest.raises(TableError, match="checksum"):
         open_table(path, spec)                  # a new modification time: checked again
 

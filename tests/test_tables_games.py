@@ -5,6 +5,7 @@ whose workers lack them."""
 from __future__ import annotations
 
 import pytest
+from helpers import damage_entries
 
 from solve2048.engine import Weights
 from solve2048.selfplay import Game
@@ -112,10 +113,8 @@ def test_a_batch_worker_with_a_damaged_table_stops_the_batch(tmp_path, built_tab
     # Damage past the header, as a bad disk or copy on another machine of a
     # cluster would leave it: the header's checksum, which table_sums compares,
     # is still the caller's, so only the worker's own check of the entries finds it.
-    import os
-
     from solve2048.batch import BatchError, Settings, play_seeds
-    from solve2048.tables import HEADER_SIZE, read_header
+    from solve2048.tables import read_header
     from solve2048.tables_build import save
 
     spec = TableSpec(9, 5, 1)   # block-7:32
@@ -124,14 +123,6 @@ def test_a_batch_worker_with_a_damaged_table_stops_the_batch(tmp_path, built_tab
     checksum = f"{read_header(path, spec)[1]:016x}"
     settings = Settings(depth=1, tables_dir=str(tmp_path), table_set=("block-7:32",), table_trust=(0.9,),
                         table_sums=(checksum,))
-    with path.open("r+b") as f:
-        f.seek(HEADER_SIZE + 1000)
-        byte = f.read(1)[0]
-        f.seek(HEADER_SIZE + 1000)
-        f.write(bytes([byte ^ 0x40]))
-    # A later modification time, as a later damage would have: a write within
-    # the same clock tick as the save could keep the one the save's stamp names.
-    stat = path.stat()
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    damage_entries(path)
     with pytest.raises(BatchError, match=r"^a worker cannot play its tables: .*block.*checksum mismatch \(damaged\)"):
         play_seeds([0], settings)
