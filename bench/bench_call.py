@@ -32,7 +32,7 @@ MOVE_TARGET_RATIO = 10.0  # Board.move against reference.move, per call
 
 def bare_search() -> int:
     """The C call analyze makes, with nothing around it."""
-    return int(lib.s2048_analyze(SEARCHER._handle, evaluator()._handle, int(BOARD), 1, -1, 0.0, -1.0, 0,
+    return int(lib.s2048_analyze(SEARCHER._handle, evaluator()._handle, int(BOARD), 1, -1, -1, 0.0, -1.0, 0,
                                  SEARCHER._result))
 
 

@@ -104,7 +104,7 @@ int main(int argc, char **argv)
     unsigned long long b;
     while (scanf("%llx", &b) == 1) {
         s2048_result r;
-        if (s2048_analyze(s, e, b, atoi(argv[2]), -1, 0.0, -1.0, 0, &r) != 0) return 1;
+        if (s2048_analyze(s, e, b, atoi(argv[2]), -1, -1, 0.0, -1.0, 0, &r) != 0) return 1;
         for (int i = 0; i < xp_count; i++) printf("%llu:%.17g ", (unsigned long long)xp_nodes[i], xp_size[i]);
         printf("\n");
     }

@@ -29,7 +29,7 @@ from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
 from solve2048.cli.interrupt import terminate_as_interrupt
 from solve2048.cli.params import BOARD, OUTPUT, SEED, InputError, close_quietly, game_settings_options
 from solve2048.cli.plot import plot_option_callback, write_plot
-from solve2048.cli.render import danger_text
+from solve2048.cli.render import extras_text
 from solve2048.cli.stats import load_results
 from solve2048.cli.summary import summary_text
 from solve2048.engine import ENGINE_ID, check_tt_mb
@@ -74,13 +74,14 @@ def _clock(seconds: float) -> str:
 
 
 def _settings_text(settings: ResultsKey) -> str:
-    depth, prune, tt_mb, tables, time_ms, start, danger, table_set, table_trust = settings
+    depth, prune, tt_mb, tables, time_ms, start, danger, quiescence, table_set, table_trust = settings
     # Each table with the threshold it was played from: chain-10:512@0 entry-11:32@0.9 ...
     played = " ".join(f"{label}@{p:g}" for label, p in zip(table_set or (), table_trust or (), strict=True))
     tables_text = "no tables" if tables is None else f"tables at {tables} ({played})"
     time_text = "" if time_ms is None else f", {time_ms:g} ms per move"
     start_text = "" if start is None else f", from {Board.parse(start).notation()}"
-    return f"depth {depth}{danger_text(danger)}, prune {prune}, tt-mb {tt_mb}, {tables_text}{time_text}{start_text}"
+    return (f"depth {depth}{extras_text(danger, quiescence)}, prune {prune}, tt-mb {tt_mb}, "
+            f"{tables_text}{time_text}{start_text}")
 
 
 def _scheduler_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -251,7 +251,7 @@ def _settings_options(command: Callable[..., Any], with_threads: bool) -> Callab
     @functools.wraps(command)
     def with_settings(*args: Any, depth: Depth, time_ms: float | None, prune: Prune, tt_mb: int,
                       no_tables: bool, tables_dir: Path | None, table_min_prob: float, danger: int | None,
-                      threads: int = 1, **kwargs: Any) -> Any:
+                      quiescence: int | None, threads: int = 1, **kwargs: Any) -> Any:
         check_thread_tables(tt_mb, threads)
         try:
             check_deepening(danger, depth, time_ms)
@@ -260,11 +260,16 @@ def _settings_options(command: Callable[..., Any], with_threads: bool) -> Callab
         tables = open_tables(no_tables, tables_dir, table_min_prob)
         try:
             settings = SearchSettings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb, tables=tables,
-                                      threads=threads, danger=danger)
+                                      threads=threads, danger=danger, quiescence=quiescence)
         except ValueError as error:  # each option was checked alone; this is what they say together
             raise InputError(str(error)) from None
         return command(*args, settings=settings, **kwargs)
 
+    with_settings = click.option(
+        "--quiescence", type=click.IntRange(0, 15), default=None, metavar="CELLS",
+        help="Look one more spawn and move past a leaf (a board after the last move looked at) "
+             "with at most this many empty cells, where the heuristic misjudges most.",
+    )(with_settings)
     with_settings = click.option(
         "--danger", type=click.IntRange(0, 16), default=None, metavar="CELLS",
         help="With a fixed --depth, search one move deeper on a board with at most this many "

@@ -18,7 +18,7 @@ import click
 from solve2048.board import Board
 from solve2048.cli.exits import EXIT_INTERRUPTED, EXIT_WRITE_FAILED
 from solve2048.cli.params import BOARD, OUTPUT, SEED, close_quietly, settings_options
-from solve2048.cli.render import board_text, danger_text, duration
+from solve2048.cli.render import board_text, duration, extras_text
 from solve2048.errors import InvalidArgumentError
 from solve2048.record import RecordWriter
 from solve2048.selfplay import CHUNK, Game, GameResult
@@ -136,7 +136,7 @@ def summary_lines(game: Game, interrupted: bool) -> list[str]:
 def _effort_text(r: GameResult) -> str:
     """How hard the search was told to think: a depth, or a time per move."""
     if r.time_ms is None:
-        return f"depth {r.depth}{danger_text(r.danger)}"
+        return f"depth {r.depth}{extras_text(r.danger, r.quiescence)}"
     cap = "" if r.depth_setting is None else f", depth at most {r.depth_setting}"
     return f"{r.time_ms:g} ms per move{cap}"
 
@@ -184,7 +184,7 @@ def play(seed: int | None, record_path: str | None, overwrite: bool, as_json: bo
     try:
         if writer:
             writer.start(seed, settings.depth, game.start_board.cells, given=game.given_start,
-                         danger=settings.danger)
+                         danger=settings.danger, quiescence=settings.quiescence)
         with sigint_flag() as interrupt, KeyReader(view.enabled) as keys:
             if keys.enabled:
                 view.keys_help = KEYS_HELP

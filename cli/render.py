@@ -62,6 +62,8 @@ def duration(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def danger_text(danger: int | None) -> str:
-    """What follows "depth N" where --danger was given: ", danger C", else nothing."""
-    return "" if danger is None else f", danger {danger}"
+def extras_text(danger: int | None, quiescence: int | None) -> str:
+    """What follows "depth N" where --danger or --quiescence was given: ", danger C",
+    ", quiescence C", both, or nothing."""
+    named = (("danger", danger), ("quiescence", quiescence))
+    return "".join(f", {name} {cells}" for name, cells in named if cells is not None)

@@ -26,7 +26,7 @@ import click
 from solve2048.cli.exits import EXIT_ILLEGAL_RECORD, EXIT_INTERRUPTED
 from solve2048.cli.params import OUTPUT, FiniteFloatRange, settings_options
 from solve2048.cli.plot import plot_option_callback, save_figure
-from solve2048.cli.render import board_text, danger_text, number, table_odds
+from solve2048.cli.render import board_text, extras_text, number, table_odds
 from solve2048.cli.replay import check_record_file
 from solve2048.moves import ALL_MOVES
 from solve2048.record import RecordError, read_lines
@@ -151,7 +151,7 @@ def _settings_text(settings: SearchSettings, reviews: Sequence[MoveReview]) -> s
         what = "depth auto" + (f" ({depths[0]}–{depths[-1]})" if len(depths) > 1 else
                                f" ({depths[0]})" if depths else "")
     else:
-        what = f"depth {settings.depth}{danger_text(settings.danger)}"
+        what = f"depth {settings.depth}{extras_text(settings.danger, settings.quiescence)}"
     return what + (", with endgame tables" if settings.tables else ", no tables")
 
 
@@ -205,6 +205,7 @@ def _json(summary: ReviewSummary, reviews: Sequence[MoveReview], checked: Record
         "depth": settings.depth,
         "time_ms": settings.time_ms,
         "danger": settings.danger,
+        "quiescence": settings.quiescence,
         "tables": settings.tables is not None,
         "mistake_moves": [r.move for r in reviews if r.mistake],
         "losses": [r.loss for r in reviews],

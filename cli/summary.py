@@ -30,7 +30,9 @@ def _games_detail(s: dict[str, Any]) -> str:
     """What the games are: their depth(s) and seeds, as the summary found them."""
     depths = s.get("depths") or ([s["depth"]] if s.get("depth") is not None else [])
     dangers = s.get("dangers") or []
+    quiescences = s.get("quiescences") or []
     danger = f", danger {'/'.join(str(d) for d in dangers)}" if dangers else ""
+    danger += f", quiescence {'/'.join(str(q) for q in quiescences)}" if quiescences else ""
     parts = []
     if len(depths) == 1:
         parts.append(f"depth {depths[0]}{danger}")

@@ -120,7 +120,10 @@ int s2048_auto_depth(uint64_t board);
 /* Expectimax from board. Without a time limit (time_ms = 0) it searches
  * exactly depth moves deep, depth 0 meaning s2048_auto_depth(board); with
  * danger >= 0 (a fixed depth only, untimed) a board with at most danger empty
- * cells is searched one move deeper (up to S2048_MAX_DEPTH), -1 never. With
+ * cells is searched one move deeper (up to S2048_MAX_DEPTH), -1 never; with
+ * quiescence >= 0 a leaf (a board after the last move looked at, not reached
+ * through a pruned branch) with at most quiescence empty cells is worth one more
+ * spawn and move (docs/search.md, "Quiet leaves"), -1 never. With
  * time_ms > 0 it deepens 1, 2, ... up to depth (0 = up to 16) and keeps the
  * deepest depth completed in time. prune: a chance node reached with a
  * cumulative probability below it is scored by the heuristic (0 = never);
@@ -131,7 +134,7 @@ int s2048_auto_depth(uint64_t board);
  * workers' tables once a call).
  * Returns 0, or -1 for a bad argument. */
 int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
-                  int depth, int danger, double time_ms, double prune, int keep_cache,
+                  int depth, int danger, int quiescence, double time_ms, double prune, int keep_cache,
                   s2048_result *out);
 
 /* ---- endgame tables (formations.c, tables_probe.c; the builder is declared
@@ -264,7 +267,7 @@ void s2048_game_start(s2048_game *g, uint64_t seed, uint64_t low, uint16_t high)
  * of moves played, or -1 for a bad argument. */
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                     const s2048_tableset *tables,
-                    int depth, int danger, double time_ms, double prune, int stop_at_win,
+                    int depth, int danger, int quiescence, double time_ms, double prune, int stop_at_win,
                     s2048_step *steps, int max_steps);
 
 /* CDEF END */

@@ -63,6 +63,7 @@ typedef struct {
     const s2048_eval *eval;
     tt_table *tt;
     double prune;
+    int quiescence;  /* a leaf with at most this many empty cells looks one move further (-1: never) */
     int tt_top;  /* deepest remaining depth worth a table look-up (see search_root) */
     uint64_t nodes;
     uint64_t cache_hits;
@@ -166,38 +167,86 @@ static inline double max_value(const search_state *st, double best)
     return best == -HUGE_VAL ? st->eval->lost : best;
 }
 
+static double quiescence_look(search_state *st, board_t b, board_t t);
+
+/* The value of a leaf, a board after a move that the depth ends: its
+ * heuristic, or, when it has at most `look` empty cells, one more spawn and
+ * move (quiescence_look). look is st->quiescence for a leaf not reached
+ * through a pruned branch, else -1 (never): pruning means "not worth a look". */
+static ALWAYS_INLINE double leaf_value(search_state *st, board_t b, board_t t, int look)
+{
+    if (look >= 0 && board_count_empty(b) <= look) return quiescence_look(st, b, t);
+    return eval_board_t(st->eval, b, t);
+}
+
 /* leaf_max_node for a board with two 32768s, where a move may overflow: out
  * of line, as it is rare. */
-static NOINLINE double leaf_max_node_maxed(const search_state *st, board_t b, board_t t)
+static NOINLINE double leaf_max_node_maxed(search_state *st, board_t b, board_t t, int look)
 {
     board_t moved[4], moved_t[4];
     int mask = expand(b, t, 1, moved, moved_t);
     double best = -HUGE_VAL;
     for (int dir = 0; dir < 4; dir++) {
         if (!(mask >> dir & 1)) continue;
-        double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
+        double v = leaf_value(st, moved[dir], moved_t[dir], look);
         if (v > best) best = v;
     }
     return max_value(st, best);
 }
 
 /* The value of a max node whose children are leaves (chance_node would
- * return their heuristic at once): the best heuristic of a legal child, the
- * lost value when there is none. The node is already counted. */
-static ALWAYS_INLINE double leaf_max_node(const search_state *st, board_t b, board_t t, int maxed)
+ * return their value at once): the best value of a legal child, the lost
+ * value when there is none. The node is already counted. */
+static ALWAYS_INLINE double leaf_max_node(search_state *st, board_t b, board_t t, int maxed, int look)
 {
-    if (maxed) return leaf_max_node_maxed(st, b, t);
+    if (maxed) return leaf_max_node_maxed(st, b, t, look);
     /* No merge can overflow: a direction is legal when it changes the board.
      * The same directions in the same order as expand(), tested directly. */
-    const s2048_eval *e = st->eval;
     board_t up_t = move_rows_left(t), down_t = move_rows_right(t);
     board_t left = move_rows_left(b), right = move_rows_right(b);
     double best = -HUGE_VAL, v;
-    if (up_t != t && (v = eval_board_t(e, board_transpose(up_t), up_t)) > best) best = v;
-    if (down_t != t && (v = eval_board_t(e, board_transpose(down_t), down_t)) > best) best = v;
-    if (left != b && (v = eval_board_t(e, left, board_transpose(left))) > best) best = v;
-    if (right != b && (v = eval_board_t(e, right, board_transpose(right))) > best) best = v;
+    if (up_t != t && (v = leaf_value(st, board_transpose(up_t), up_t, look)) > best) best = v;
+    if (down_t != t && (v = leaf_value(st, board_transpose(down_t), down_t, look)) > best) best = v;
+    if (left != b && (v = leaf_value(st, left, board_transpose(left), look)) > best) best = v;
+    if (right != b && (v = leaf_value(st, right, board_transpose(right), look)) > best) best = v;
     return max_value(st, best);
+}
+
+/* The mean, over every spawn on b (cells in increasing order, a 2 then a 4),
+ * of the value of the max node it makes, whose children are leaves: a chance
+ * node one move from the end, reached with probability prob. look as for
+ * leaf_value, made -1 for a spawn whose probability is below the pruning
+ * threshold. Counts the spawns' max nodes. */
+static double last_spawns(search_state *st, board_t b, board_t t, double prob, int look)
+{
+    uint64_t empty = board_empty_mask(b);
+    int n = nibble_flags_count(empty);
+    double cell_prob = prob / n;
+    int look2 = cell_prob * 0.9 < st->prune ? -1 : look;
+    int look4 = cell_prob * 0.1 < st->prune ? -1 : look;
+    int maxed = board_has_two_maxed(b);
+    double sum = 0.0;
+    for (; empty; empty &= empty - 1) {
+        board_t tile, tile_t;
+        spawn_tiles(lowest_flag_nibble(empty), &tile, &tile_t);
+        count_node(st);
+        double v2 = leaf_max_node(st, b | tile, t | tile_t, maxed, look2);
+        count_node(st);
+        double v4 = leaf_max_node(st, b | (tile << 1), t | (tile_t << 1), maxed, look4);
+        sum += 0.9 * v2 + 0.1 * v4;
+    }
+    return sum / n;
+}
+
+/* Quiescence: a crowded leaf, where the heuristic misjudges most (one spawn
+ * can end the game), is worth one more spawn and move, a chance node with one
+ * move left whose own leaves are plain (docs/search.md, "Quiescence").
+ * Counted as a chance node; not kept in the table, which keys a value by the
+ * moves left, not by how its leaves were valued. */
+static NOINLINE double quiescence_look(search_state *st, board_t b, board_t t)
+{
+    count_node(st);
+    return last_spawns(st, b, t, 1.0, -1);
 }
 
 /* The children of a max node, as expand() gives them. */
@@ -235,7 +284,8 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
 {
     /* Step 1. Leaf: no move left to look at, an improbable branch, or a
      * search that ran out of time (its value is thrown away). */
-    if (remaining == 0 || prob < st->prune || st->aborted) return eval_board_t(st->eval, b, t);
+    if (prob < st->prune || st->aborted) return eval_board_t(st->eval, b, t);
+    if (remaining == 0) return leaf_value(st, b, t, st->quiescence);  /* depth 1's leaves only */
     count_node(st);
 
     /* Step 2. A position already searched to the same depth. */
@@ -247,23 +297,14 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
     }
 
     /* Step 3. Average over every spawn, cells in increasing order. */
-    uint64_t empty = board_empty_mask(b);
-    int n = nibble_flags_count(empty);
-    double cell_prob = prob / n;
-    double sum = 0.0;
-    int maxed = board_has_two_maxed(b);
+    double value;
     if (remaining == 1) {
-        /* Every child is a leaf max node. */
-        for (; empty; empty &= empty - 1) {
-            board_t tile, tile_t;
-            spawn_tiles(lowest_flag_nibble(empty), &tile, &tile_t);
-            count_node(st);
-            double v2 = leaf_max_node(st, b | tile, t | tile_t, maxed);
-            count_node(st);
-            double v4 = leaf_max_node(st, b | (tile << 1), t | (tile_t << 1), maxed);
-            sum += 0.9 * v2 + 0.1 * v4;
-        }
+        value = last_spawns(st, b, t, prob, st->quiescence);  /* every child is a leaf max node */
     } else {
+        uint64_t empty = board_empty_mask(b);
+        int n = nibble_flags_count(empty);
+        double cell_prob = prob / n;
+        int maxed = board_has_two_maxed(b);
         /* The children (2 then 4 in each cell, cells in increasing order),
          * searched two behind their expansion: the table lines of the next
          * children's children load while this child is searched. A board
@@ -298,11 +339,12 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
             if (ready[i % 3] && !st->aborted)
                 kid_value[i] = max_best_child(st, &next[i % 3], remaining - 1, kid_prob[i]);
             else
-                kid_value[i] = leaf_max_node(st, kid[i], kid_t[i], maxed);
+                kid_value[i] = leaf_max_node(st, kid[i], kid_t[i], maxed, -1);
         }
+        double sum = 0.0;
         for (int i = 0; i < kids; i += 2) sum += 0.9 * kid_value[i] + 0.1 * kid_value[i + 1];
+        value = sum / n;
     }
-    double value = sum / n;
 
     /* Step 4. Remember it, unless the search was cut short inside. */
     if (use_tt && !st->aborted) tt_store(st->tt, b, remaining, value);
@@ -351,7 +393,7 @@ typedef struct {
 typedef struct {
     const s2048_eval *eval;
     double prune, deadline;
-    int depth, timed;
+    int depth, timed, quiescence;
     unsigned long call;    /* the s2048_analyze call this job belongs to */
     split_task task[MAX_TASKS];
     int order[MAX_TASKS];  /* the tasks in the order threads take them */
@@ -372,6 +414,7 @@ static void run_task(const split_job *job, tt_table *tt, unsigned long *tt_call,
     st.eval = job->eval;
     st.tt = tt;
     st.prune = job->prune;
+    st.quiescence = job->quiescence;
     st.tt_top = job->depth - 2;
     st.deadline = job->deadline;
     st.next_check = job->timed ? TIME_CHECK_NODES : UINT64_MAX;
@@ -399,7 +442,7 @@ static void run_task(const split_job *job, tt_table *tt, unsigned long *tt_call,
             max_prepare(&st, kid, kid_t, maxed, remaining, &c);
             task->value[i] = max_best_child(&st, &c, remaining, prob);
         } else {
-            task->value[i] = leaf_max_node(&st, kid, kid_t, maxed);
+            task->value[i] = leaf_max_node(&st, kid, kid_t, maxed, -1);
         }
     }
     task->nodes = st.nodes;
@@ -714,6 +757,7 @@ static int search_root_split(s2048_searcher *s, search_state *st, board_t b, int
     split_job *job = &job_memory;
     job->eval = st->eval;
     job->prune = st->prune;
+    job->quiescence = st->quiescence;
     job->deadline = st->deadline;
     job->depth = depth;
     job->timed = st->next_check != UINT64_MAX;
@@ -883,12 +927,13 @@ static void result_back(int s, s2048_result *out)
 }
 
 int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
-                  int depth, int danger, double time_ms, double prune, int keep_cache,
+                  int depth, int danger, int quiescence, double time_ms, double prune, int keep_cache,
                   s2048_result *out)
 {
     if (!s || !e || !out || depth < 0 || depth > S2048_MAX_DEPTH || !(time_ms >= 0.0)
         || !(prune == S2048_PRUNE_AUTO || (prune >= 0.0 && prune <= 1.0))
-        || danger < -1 || danger > 16 || (danger >= 0 && (depth == 0 || time_ms > 0.0)))
+        || danger < -1 || danger > 16 || (danger >= 0 && (depth == 0 || time_ms > 0.0))
+        || quiescence < -1 || quiescence > 15)
         return -1;
     double start = now_seconds();
     int symmetry = search_symmetry(e, board);
@@ -903,6 +948,7 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
     st.next_check = UINT64_MAX;
     st.eval = e;
     st.tt = &s->tt;
+    st.quiescence = quiescence;
 
     double values[4];
     int first = timed ? 1 : target;

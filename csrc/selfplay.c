@@ -72,7 +72,7 @@ static int first_legal(int mask)
  * choice. */
 static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                        const s2048_tableset *tables,
-                       int depth, int danger, double time_ms, double prune, int *dir, s2048_step *step,
+                       int depth, int danger, int quiescence, double time_ms, double prune, int *dir, s2048_step *step,
                        s2048_probe *probe)
 {
     int lossless = 1;
@@ -85,7 +85,7 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
         return 0;
     }
     s2048_result r;
-    if (s2048_analyze(s, e, copy, depth, danger, time_ms, prune, 0, &r) != 0) return -1;
+    if (s2048_analyze(s, e, copy, depth, danger, quiescence, time_ms, prune, 0, &r) != 0) return -1;
     *dir = r.best;
     /* A copy that could not keep every merge (a board holding every rank) may
      * see no move where the board has one: then the board's first legal move. */
@@ -97,7 +97,7 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
 
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                     const s2048_tableset *tables,
-                    int depth, int danger, double time_ms, double prune, int stop_at_win,
+                    int depth, int danger, int quiescence, double time_ms, double prune, int stop_at_win,
                     s2048_step *steps, int max_steps)
 {
     if (!g || !s || !e || (!steps && max_steps > 0) || max_steps < 0) return -1;
@@ -106,7 +106,7 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
         s2048_step *step = &steps[played];
         int dir;
         s2048_probe probe;
-        if (choose_move(g, s, e, tables, depth, danger, time_ms, prune, &dir, step, &probe) != 0)
+        if (choose_move(g, s, e, tables, depth, danger, quiescence, time_ms, prune, &dir, step, &probe) != 0)
             return -1;
         if (dir < 0) {
             g->over = 1;

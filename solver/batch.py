@@ -33,6 +33,7 @@ from solve2048.engine import (
     Prune,
     Weights,
     check_prune,
+    check_quiescence,
     check_tt_mb,
 )
 from solve2048.errors import InvalidArgumentError, Solve2048Error
@@ -55,10 +56,10 @@ CONNECT_GRACE = 2
 WORKER_WAIT_SECONDS = 30.0
 # What a results line records of its settings, as settings_of reads it: the
 # depth as text, prune, tt_mb, the tables' threshold (None: off), time_ms, the
-# start board, danger, the labels of the tables played with (None: off) and
-# each one's threshold (None: off).
-ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None, int | None, tuple[str, ...] | None,
-                   tuple[float, ...] | None]
+# start board, danger, quiescence, the labels of the tables played with (None:
+# off) and each one's threshold (None: off).
+ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None, int | None, int | None,
+                   tuple[str, ...] | None, tuple[float, ...] | None]
 # The tables a line that names none was played with: the default set until
 # the chain table of anchor 1024 joined it (2026-12-01), in TableSet.specs order.
 LEGACY_TABLE_SET = ("entry-11:32", "entry-11:64", "entry-11:128", "chain-10:512")
@@ -86,6 +87,7 @@ class Settings:
     weights: Weights | None = None  # None: as SearchSettings chooses beside the tables
     start: str | None = None        # every game from this board (its hex), else a new game
     danger: int | None = None       # as SearchSettings.danger
+    quiescence: int | None = None        # as SearchSettings.quiescence
 
     @classmethod
     def of(cls, search: SearchSettings, start: Board | None = None) -> Settings:
@@ -101,18 +103,19 @@ class Settings:
                    table_trust=tables.thresholds if tables is not None else (),
                    table_sums=(tables.sums or ()) if tables is not None else (),
                    weights=search.weights,
-                   start=start.hex() if start is not None else None, danger=search.danger)
+                   start=start.hex() if start is not None else None, danger=search.danger, quiescence=search.quiescence)
 
     @property
     def results_key(self) -> ResultsKey:
         """What ``settings_of`` reads from the lines these settings write."""
         return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms, self.start, self.danger,
-                self.table_set_tag, self.table_trust_tag)
+                self.quiescence, self.table_set_tag, self.table_trust_tag)
 
     def search_settings(self, tables: TableSet | None) -> SearchSettings:
         # One thread a game: a batch plays as many games at once as it has cores.
         return SearchSettings(depth=self.depth, time_ms=self.time_ms, prune=self.prune, tt_mb=self.tt_mb,
-                              weights=self.weights, tables=tables, threads=1, danger=self.danger)
+                              weights=self.weights, tables=tables, threads=1, danger=self.danger,
+                              quiescence=self.quiescence)
 
     def __post_init__(self) -> None:
         # Checked here, in the caller's process: a bad setting found by a worker
@@ -120,6 +123,7 @@ class Settings:
         check_depth(self.depth)
         check_time(self.time_ms)
         check_deepening(self.danger, self.depth, self.time_ms)
+        check_quiescence(self.quiescence)
         check_prune(self.prune)
         # One table per worker; the workers of a cluster have memory of their
         # own, so the caller checks how many share this machine (check_tt_mb).
@@ -173,7 +177,8 @@ class BatchError(Solve2048Error, RuntimeError):
 
 def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, Any]:
     """One line of a results file."""
-    settings = settings or Settings(depth=result.depth, time_ms=result.time_ms, danger=result.danger)
+    settings = settings or Settings(depth=result.depth, time_ms=result.time_ms, danger=result.danger,
+                                    quiescence=result.quiescence)
     return {
         "seed": result.seed,
         "depth": result.depth,
@@ -192,6 +197,7 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "table_moves": result.table_moves,
         "time_ms": settings.time_ms,
         "danger": settings.danger,
+        "quiescence": settings.quiescence,
         "start": settings.start,
         "final_board": result.final_board.hex(),
         "uncovered_moves": result.uncovered_moves,
@@ -211,9 +217,9 @@ def _batch_settings(settings: Settings | SearchSettings) -> Settings:
 
 def settings_of(row: dict[str, Any]) -> ResultsKey:
     """The settings a results line was played with (lines without prune, tt_mb,
-    tables, time_ms, danger, table_set or table_trust were played with the
+    tables, time_ms, danger, table_set, table_trust or quiescence were played with the
     defaults of their time: prune 1e-4, no tables, no time limit, never deeper,
-    the 4-table set, the thresholds by shape)."""
+    the 4-table set, the thresholds by shape, plain leaves)."""
     table_set, table_trust = row.get("table_set"), row.get("table_trust")
     if row.get("tables") is None:
         table_set = table_trust = None
@@ -223,7 +229,7 @@ def settings_of(row: dict[str, Any]) -> ResultsKey:
         if table_trust is None:
             table_trust = [legacy_threshold(label, row["tables"]) for label in table_set]
     return (str(row.get("depth")), row.get("prune", LEGACY_PRUNE), row.get("tt_mb", DEFAULT_TT_MB),
-            row.get("tables"), row.get("time_ms"), row.get("start"), row.get("danger"),
+            row.get("tables"), row.get("time_ms"), row.get("start"), row.get("danger"), row.get("quiescence"),
             tuple(table_set) if table_set is not None else None,
             tuple(table_trust) if table_trust is not None else None)
 

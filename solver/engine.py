@@ -133,6 +133,21 @@ def engine_danger(danger: int | None) -> int:
     return -1 if checked is None else checked
 
 
+def check_quiescence(quiescence: int | None) -> int | None:
+    """Returns quiescence, or raises ValueError unless it is None or a count of
+    empty cells, 0..15 (a board after a move holds a tile)."""
+    if quiescence is not None and (isinstance(quiescence, bool) or not isinstance(quiescence, int)
+                                   or not 0 <= quiescence <= 15):
+        raise InvalidArgumentError(f"expected a number of empty cells from 0 to 15 for quiescence, got {quiescence!r}")
+    return quiescence
+
+
+def engine_quiescence(quiescence: int | None) -> int:
+    """quiescence as the C engine takes it (-1: no leaf looks further)."""
+    checked = check_quiescence(quiescence)
+    return -1 if checked is None else checked
+
+
 # ---- rules -----------------------------------------------------------------
 
 
@@ -438,25 +453,28 @@ class Searcher:
         keep_cache: bool = False,
         evaluator_: Evaluator | None = None,
         danger: int | None = None,
+        quiescence: int | None = None,
     ) -> RawResult:
         """Runs the C expectimax (the GIL is released while it runs); with
         ``danger``, a fixed depth one move deeper on a board with at most that
-        many empty cells."""
-        found = self.search(board, depth, engine_danger(danger), time_ms, engine_prune(prune), keep_cache,
-                            evaluator_ or evaluator())
+        many empty cells; with ``quiescence``, a leaf with at most that many empty
+        cells worth one more spawn and move."""
+        found = self.search(board, depth, engine_danger(danger), engine_quiescence(quiescence), time_ms,
+                            engine_prune(prune), keep_cache, evaluator_ or evaluator())
         return RawResult(found[:4], *found[4:])
 
-    def search(self, board: Bitboard, depth: int, danger: int, time_ms: float, prune: float, keep_cache: bool,
-               evaluator_: Evaluator) -> Found:
+    def search(self, board: Bitboard, depth: int, danger: int, quiescence: int, time_ms: float, prune: float,
+               keep_cache: bool, evaluator_: Evaluator) -> Found:
         """analyze with the settings as C takes them (``engine_danger``'s
-        danger, ``engine_prune``'s prune), checked by C alone: the call of
+        danger, ``engine_quiescence``'s quiescence, ``engine_prune``'s prune), checked by C alone: the call of
         ``search.analyze``, whose settings were checked once, when they were
         made. Returns the result as one tuple."""
-        if lib.s2048_analyze(self._handle, evaluator_._handle, board, depth, danger, time_ms, prune, keep_cache,
-                             self._result) != 0:
+        if lib.s2048_analyze(self._handle, evaluator_._handle, board, depth, danger, quiescence, time_ms, prune,
+                             keep_cache, self._result) != 0:
             raise InvalidArgumentError(
                 f"bad search settings: depth={depth} (0..{MAX_DEPTH}), danger={danger} (-1..16, with a fixed "
-                f"depth and no time limit), time_ms={time_ms} (>= 0), prune={prune} (0..1, or -1 for 'auto')"
+                f"depth and no time limit), quiescence={quiescence} (-1..15), time_ms={time_ms} (>= 0), "
+                f"prune={prune} (0..1, or -1 for 'auto')"
             )
         found: Found = _RESULT.unpack_from(self._result_bytes)
         return found

@@ -5,7 +5,10 @@ as csrc/search.c, written for the eye rather than for speed. It exists to prove
 the C search right (tests/test_search_parity.py); never use it to play.
 
 Depth D = D player moves looked ahead, the first included; the leaf is the board
-right after the D-th move (before its spawn), scored by the heuristic.
+right after the D-th move (before its spawn), scored by the heuristic. With
+``quiescence``, a leaf with at most that many empty cells, not reached through a
+pruned branch, is worth one more spawn and move instead: a chance node with one
+move left, whose own leaves are scored by the heuristic.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solve2048 import reference
-from solve2048.engine import MAX_DEPTH, Prune, Weights, prune_threshold
+from solve2048.engine import MAX_DEPTH, Prune, Weights, check_quiescence, prune_threshold
 from solve2048.errors import InvalidArgumentError
 from solve2048.reference_tables import symmetry
 
@@ -118,6 +121,7 @@ def heuristic(cells: Sequence[int], w: Weights = Weights()) -> float:
 class _Search:
     weights: Weights
     prune: float
+    quiescence: int | None = None
     nodes: int = 0
 
     def playable(self, cells: list[int], direction: str) -> list[int] | None:
@@ -128,20 +132,25 @@ class _Search:
             return None
         return after
 
-    def max_node(self, cells: list[int], remaining: int, prob: float) -> float:
+    def max_node(self, cells: list[int], remaining: int, prob: float, look: bool = True) -> float:
         self.nodes += 1
         best: float | None = None
         for direction in reference.DIRECTIONS:
             after = self.playable(cells, direction)
             if after is not None:
-                value = self.chance_node(after, remaining, prob)
+                value = self.chance_node(after, remaining, prob, look)
                 if best is None or value > best:
                     best = value
         return self.weights.lost_value if best is None else best
 
-    def chance_node(self, cells: list[int], remaining: int, prob: float) -> float:
-        if remaining == 0 or prob < self.prune:
+    def chance_node(self, cells: list[int], remaining: int, prob: float, look: bool = True) -> float:
+        """``look`` is False below a leaf that looked one move further: its own leaves are plain."""
+        if prob < self.prune:
             return heuristic(cells, self.weights)
+        if remaining == 0:
+            if not (look and self.quiescence is not None and cells.count(0) <= self.quiescence):
+                return heuristic(cells, self.weights)
+            remaining, look = 1, False  # a crowded leaf: one more spawn and move
         self.nodes += 1
         empty = [i for i, v in enumerate(cells) if v == 0]
         cell_prob = prob / len(empty)
@@ -149,8 +158,8 @@ class _Search:
         for i in empty:
             with2 = cells[:i] + [2] + cells[i + 1 :]
             with4 = cells[:i] + [4] + cells[i + 1 :]
-            v2 = self.max_node(with2, remaining - 1, cell_prob * 0.9)
-            v4 = self.max_node(with4, remaining - 1, cell_prob * 0.1)
+            v2 = self.max_node(with2, remaining - 1, cell_prob * 0.9, look)
+            v4 = self.max_node(with4, remaining - 1, cell_prob * 0.1, look)
             total += 0.9 * v2 + 0.1 * v4
         return total / len(empty)
 
@@ -210,13 +219,14 @@ class OracleResult:
 
 
 def expectimax(
-    cells: Sequence[int], depth: int, prune: Prune = 1e-4, weights: Weights = Weights()
+    cells: Sequence[int], depth: int, prune: Prune = 1e-4, weights: Weights = Weights(), quiescence: int | None = None
 ) -> OracleResult:
     """The value of every direction at this depth (>= 1), as the C search computes it
-    with its transposition table off, on the board's 64-bit copy as it does."""
+    with its transposition table off, on the board's 64-bit copy as it does;
+    ``quiescence`` as SearchSettings.quiescence."""
     if depth < 1:
         raise InvalidArgumentError(f"expected depth >= 1, got {depth}")
-    search = _Search(weights, prune_threshold(prune, depth))
+    search = _Search(weights, prune_threshold(prune, depth), check_quiescence(quiescence))
     search.nodes = 1  # the root
     board, _ = reference.downgrade(cells)
     s = search_symmetry(board, weights)

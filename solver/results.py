@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from solve2048.board import Board, InvalidBoardError
-from solve2048.engine import MAX_DEPTH, check_danger, check_prune
+from solve2048.engine import MAX_DEPTH, check_danger, check_prune, check_quiescence
 from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.rng import MAX_SEED
 from solve2048.settings import MAX_TIME_MS, check_deepening, check_depth
@@ -27,8 +27,8 @@ from solve2048.settings import MAX_TIME_MS, check_deepening, check_depth
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
           "prune", "tt_mb", "tables", "table_set", "table_trust", "table_sums", "table_moves", "time_ms", "danger",
-          "start", "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table", "last_trusted",
-          "stretch_start", "stretch_probability", "engine")
+          "quiescence", "start", "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table",
+          "last_trusted", "stretch_start", "stretch_probability", "engine")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -178,6 +178,12 @@ def _check_settings(row: dict[str, Any]) -> None:
         except ValueError as error:
             raise InvalidArgumentError(f"{error}, but this line has depth {row.get('depth')!r} and "
                                        f"time_ms {row.get('time_ms')!r}") from None
+    if row.get("quiescence") is not None:
+        try:
+            check_quiescence(row["quiescence"])
+        except ValueError:
+            raise InvalidArgumentError(f"quiescence {row['quiescence']!r} is not null or a number of empty cells "
+                                       f"from 0 to 15") from None
     if row.get("tt_mb") is not None:
         _real(row, "tt_mb", 0)
     if row.get("tables") is not None:
@@ -299,7 +305,7 @@ def check_game(row: object) -> dict[str, Any]:
     """Returns ``row`` if it is a game result the rules allow, else raises
     ValueError naming the first field that is wrong. Fields older lines lack
     (won, won_at_move, prune, tt_mb, tables, table_set, table_trust, table_sums, table_moves, depth,
-    time_ms, danger, start, final_board, uncovered_moves, last_covered, last_probability, last_table,
+    time_ms, danger, quiescence, start, final_board, uncovered_moves, last_covered, last_probability, last_table,
     last_trusted, stretch_start, stretch_probability, engine)
     may be absent."""
     if not isinstance(row, dict):

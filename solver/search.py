@@ -86,11 +86,11 @@ def analyze(board: Board | str, settings: SearchSettings | None = None, *,
     # Every setting was checked when the SearchSettings was made: here they
     # go to C as they are (engine_args, cached), and the result comes back as
     # one tuple, so that the Python around a search costs about 1.5 us.
-    depth, danger, time_ms, prune, weights = settings.engine_args
+    depth, danger, quiescence, time_ms, prune, weights = settings.engine_args
     searcher = searcher or engine.thread_searcher(settings.tt_mb, settings.threads)
     up, down, left, right, legal, best, depth, nodes, cache_hits, seconds = searcher.search(
         engine.search_board(int(position)),  # the board itself below 65536 (csrc/ladder.c)
-        depth, danger, time_ms, prune, False, engine.evaluator(weights),
+        depth, danger, quiescence, time_ms, prune, False, engine.evaluator(weights),
     )
     values = {
         Move.UP: up if legal & 1 else None,

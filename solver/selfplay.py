@@ -58,6 +58,7 @@ class GameResult:
     stretch_start: int = 0    # the first move of the run of covered moves ending at last_covered; 0 = none
     stretch_probability: float | None = None  # the covering table's success probability there
     danger: int | None = None  # one move deeper at this many empty cells or fewer (SearchSettings.danger)
+    quiescence: int | None = None  # leaves this crowded looked one move further (SearchSettings.quiescence)
 
     @property
     def depth_setting(self) -> Depth | None:
@@ -76,6 +77,7 @@ class GameResult:
             "depth": self.depth_setting,
             "time_ms": self.time_ms,
             "danger": self.danger,
+            "quiescence": self.quiescence,
             "score": self.score,
             "max_tile": self.max_tile,
             "moves": self.moves,
@@ -204,7 +206,8 @@ class Game:
         played = lib.s2048_game_play(
             self._state, self._searcher._handle, self._evaluator._handle,
             self.tables.handle if self.tables else ffi.NULL,
-            self.settings.engine_depth, self.settings.engine_danger, self.settings.engine_time_ms, self._prune,
+            self.settings.engine_depth, self.settings.engine_danger, self.settings.engine_quiescence,
+            self.settings.engine_time_ms, self._prune,
             int(self._stop_at_win),
             self._buffer, count,
         )
@@ -242,6 +245,7 @@ class Game:
             table_moves=self.table_moves,
             time_ms=self.settings.time_ms,
             danger=self.settings.danger,
+            quiescence=self.settings.quiescence,
             uncovered_moves=self.uncovered_moves,
             last_covered=self.last_covered,
             last_probability=last.probability if last else None,

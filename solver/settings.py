@@ -23,10 +23,12 @@ from solve2048.engine import (
     Weights,
     check_danger,
     check_prune,
+    check_quiescence,
     check_threads,
     check_tt_mb,
     engine_danger,
     engine_prune,
+    engine_quiescence,
     thread_tables,
 )
 from solve2048.errors import InvalidArgumentError, UsageError
@@ -74,7 +76,8 @@ class SearchSettings:
     """How a move is searched: how deep (``depth``, or as deep as ``time_ms``
     allows, ``depth`` then being a cap; with ``danger``, a fixed depth one
     move deeper on a board with at most that many empty cells, as "auto"
-    does at 3), how much of the tree is pruned
+    does at 3; with ``quiescence``, a leaf with at most that many empty cells
+    worth one more spawn and move), how much of the tree is pruned
     (``prune``), the transposition table's size (``tt_mb``), the heuristic
     (``weights``; None lets the tables choose, see ``heuristic``), the
     endgame tables whose sure moves replace the search (``tables``) and the
@@ -91,11 +94,13 @@ class SearchSettings:
     tables: TableSet | None = None
     threads: int = DEFAULT_THREADS
     danger: int | None = None
+    quiescence: int | None = None
 
     def __post_init__(self) -> None:
         check_depth(self.depth)
         check_time(self.time_ms)
         check_deepening(self.danger, self.depth, self.time_ms)
+        check_quiescence(self.quiescence)
         check_prune(self.prune)
         check_tt_mb(self.tt_mb)  # one table first: its own message when even one does not fit
         check_tt_mb(self.tt_mb, copies=thread_tables(check_threads(self.threads)))
@@ -141,13 +146,13 @@ class SearchSettings:
         return dataclasses.replace(self, **changes)
 
     @functools.cached_property
-    def engine_args(self) -> tuple[int, int, float, float, Weights | None]:
-        """(depth, danger, time limit, pruning threshold) as C takes them, and
+    def engine_args(self) -> tuple[int, int, int, float, float, Weights | None]:
+        """(depth, danger, quiescence, time limit, pruning threshold) as C takes them, and
         the search's weights: worked out once per settings value, not on every
         call of analyze (cached in the instance; plain values, so a pickled
         SearchSettings stays picklable)."""
-        return (self.engine_depth, self.engine_danger, self.engine_time_ms, engine_prune(self.prune),
-                self.search_weights)
+        return (self.engine_depth, self.engine_danger, self.engine_quiescence, self.engine_time_ms,
+                engine_prune(self.prune), self.search_weights)
 
     @property
     def engine_depth(self) -> int:
@@ -156,6 +161,10 @@ class SearchSettings:
     @property
     def engine_danger(self) -> int:
         return engine_danger(self.danger)
+
+    @property
+    def engine_quiescence(self) -> int:
+        return engine_quiescence(self.quiescence)
 
     @property
     def engine_time_ms(self) -> float:

@@ -94,6 +94,8 @@ def summarize(rows: Sequence[dict[str, Any]], depth: object = None, seed: object
         "starts": sorted({str(r["start"]) for r in rows if r.get("start") is not None}),
         # The --danger settings games were played with; [] when none was.
         "dangers": sorted({int(r["danger"]) for r in rows if r.get("danger") is not None}),
+        # The --quiescence settings games were played with; [] when none was.
+        "quiescences": sorted({int(r["quiescence"]) for r in rows if r.get("quiescence") is not None}),
         "score": {
             "mean": statistics.fmean(scores) if n else 0.0,
             "median": statistics.median(scores) if n else 0.0,

@@ -72,7 +72,7 @@ def test_short_call_gives_what_the_settings_value_gives() -> None:
 
 def test_settings_with_their_engine_arguments_worked_out_still_pickle() -> None:
     made = SearchSettings(depth=4, prune=0.001)
-    assert made.engine_args == (4, -1, 0.0, 0.001, None)
+    assert made.engine_args == (4, -1, -1, 0.0, 0.001, None)
     again = pickle.loads(pickle.dumps(made))
     assert again == made and again.engine_args == made.engine_args
 

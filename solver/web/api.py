@@ -6,8 +6,8 @@ requests to them. Every refusal is an ApiError whose message is the one line
 the CLI prints for the same value (its text after ``solve2048: error:``).
 
 Endpoints (all answers are JSON; see docs/serve.md):
-  POST /api/hint    {"board", "depth"?, "time_ms"?, "danger"?, "values"?}  -> hint --json
-  POST /api/review  {"board", "played", "depth"?, "time_ms"?, "danger"?, "threshold"?}
+  POST /api/hint    {"board", "depth"?, "time_ms"?, "danger"?, "quiescence"?, "values"?}  -> hint --json
+  POST /api/review  {"board", "played", "depth"?, "time_ms"?, "danger"?, "quiescence"?, "threshold"?}
                                                                -> one move's review
   POST /api/parse   {"board"}                                  -> the board's 16 values
   GET  /api/info                                               -> version, limits, tables
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solve2048.board import Board, InvalidBoardError
+from solve2048.engine import check_quiescence
 from solve2048.errors import Solve2048Error
 from solve2048.settings import Depth, SearchSettings, check_deepening, check_depth, check_time
 
@@ -155,19 +156,49 @@ def danger_of(body: dict[str, Any], base: SearchSettings, depth: Depth, time_ms:
     return danger
 
 
+def quiescence_of(body: dict[str, Any], base: SearchSettings, depth: Depth, danger: int | None,
+             limits: Limits) -> int | None:
+    """The request's quiescence (null: plain leaves). Unnamed, it is the server's
+    where a quiescence leaf stays within the deepest depth allowed; named, it must."""
+    if "quiescence" not in body:
+        return base.quiescence if _reach(depth, danger, base.quiescence) <= limits.max_depth else None
+    quiescence: int | None = body["quiescence"]
+    try:
+        check_quiescence(quiescence)
+    except ValueError as error:
+        raise ApiError(str(error)) from None
+    if _reach(depth, danger, quiescence) > limits.max_depth:
+        raise ApiError(f"depth {depth}{_extras(danger, quiescence)} searches deeper than this server allows "
+                       f"({limits.max_depth})")
+    return quiescence
+
+
+def _reach(depth: Depth, danger: int | None, quiescence: int | None) -> int:
+    """The most moves a search looks at: a fixed depth, one more in danger, one
+    more past a quiescence leaf (0 for depth "auto", which stays below any limit)."""
+    return depth + (danger is not None) + (quiescence is not None) if isinstance(depth, int) else 0
+
+
+def _extras(danger: int | None, quiescence: int | None) -> str:
+    named = (("danger", danger), ("quiescence", quiescence))
+    return "".join(f" with {name}" for name, cells in named if cells is not None)
+
+
 def check_server_depth(settings: SearchSettings, limits: Limits) -> None:
     """Refuses a server whose own depth its limits would refuse to every request."""
-    if isinstance(settings.depth, int) and settings.depth + (settings.danger is not None) > limits.max_depth:
-        deeper = " with danger" if settings.danger is not None else ""
-        raise ApiError(f"depth {settings.depth}{deeper} searches deeper than --max-depth allows ({limits.max_depth})")
+    if _reach(settings.depth, settings.danger, settings.quiescence) > limits.max_depth:
+        raise ApiError(f"depth {settings.depth}{_extras(settings.danger, settings.quiescence)} searches deeper than "
+                       f"--max-depth allows ({limits.max_depth})")
 
 
 def settings_of(body: dict[str, Any], base: SearchSettings, limits: Limits) -> SearchSettings:
-    """The server's settings with the request's depth, time and danger: the
-    tables, pruning and table size stay the server's own."""
+    """The server's settings with the request's depth, time, danger and quiescence:
+    the tables, pruning and table size stay the server's own."""
     depth = depth_of(body.get("depth", base.depth), limits)
     time_ms = time_of(body.get("time_ms", base.time_ms), limits)
-    return base.replace(depth=depth, time_ms=time_ms, danger=danger_of(body, base, depth, time_ms, limits))
+    danger = danger_of(body, base, depth, time_ms, limits)
+    return base.replace(depth=depth, time_ms=time_ms, danger=danger,
+                        quiescence=quiescence_of(body, base, depth, danger, limits))
 
 
 def flag_of(body: dict[str, Any], name: str, default: bool) -> bool:

@@ -121,8 +121,8 @@ async def read_body(request: Request, limit: int, seconds: float) -> bytes:
 
 def create_app(settings: SearchSettings | None = None, limits: Limits | None = None) -> Starlette:
     """The application: ``settings`` are the server's (its tables, pruning, table size,
-    default depth and danger); a request may set only its depth, time and
-    danger, within ``limits``."""
+    default depth, danger and quiescence); a request may set only its depth, time,
+    danger and quiescence, within ``limits``."""
     base = settings or SearchSettings()
     limits = limits or Limits()
     check_server_depth(base, limits)
@@ -141,7 +141,7 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
 
     async def hint(request: Request) -> Response:
         body = await body_of(request)
-        check_fields(body, ("board",), ("depth", "time_ms", "danger", "values"))
+        check_fields(body, ("board",), ("depth", "time_ms", "danger", "quiescence", "values"))
         board = board_of(body["board"])
         search = settings_of(body, base, limits)
         values = flag_of(body, "values", True)
@@ -150,7 +150,7 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
 
     async def review(request: Request) -> Response:
         body = await body_of(request)
-        check_fields(body, ("board", "played"), ("depth", "time_ms", "danger", "threshold"))
+        check_fields(body, ("board", "played"), ("depth", "time_ms", "danger", "quiescence", "threshold"))
         board = board_of(body["board"])
         played = Move.parse(body["played"])  # its own one-line refusal, as the CLI's
         search = settings_of(body, base, limits)
@@ -171,6 +171,7 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
             "depth": base.depth,
             "time_ms": base.time_ms,
             "danger": base.danger,
+            "quiescence": base.quiescence,
             "tables": len(base.tables) if base.tables else 0,
             "threshold": DEFAULT_THRESHOLD,
             "limits": limits.to_json(),

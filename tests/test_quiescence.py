@@ -1,0 +1,231 @@
+"""Quiescence: a crowded leaf worth one more spawn and move. The C search against
+the oracle, the known answer of a look at every leaf, and every path the setting
+takes from the CLI, a batch's lines, a record and the page's API to the game loop."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import one_error_line
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_search_parity import NO_CACHE, game_like_boards
+
+from solve2048 import Board, Move, SearchSettings, analyze, play_game
+from solve2048.batch import Settings, game_row, settings_of
+from solve2048.cli.main import cli
+from solve2048.engine import Searcher, evaluator
+from solve2048.errors import InvalidArgumentError
+from solve2048.reference_search import expectimax
+from solve2048.results import check_game
+from solve2048.web.api import ApiError, Limits
+from solve2048.web.api import settings_of as request_settings
+
+CROWDED = "2 4 8 16 / 32 64 128 256 / 512 1024 2 4 / 8 . . 2"  # 2 empty cells
+REL = 1e-9
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def assert_oracle_agrees(board: Board, depth: int, prune: float | str, quiescence: int | None) -> None:
+    """Values and node count of the C search (no table) and of the oracle."""
+    c = analyze(board, depth=depth, prune=prune, quiescence=quiescence, searcher=NO_CACHE)
+    oracle = expectimax(list(board.cells), depth, prune, quiescence=quiescence)
+    for move in Move:
+        expected, got = oracle.values[str(move)], c.values[move]
+        assert (expected is None) == (got is None), (board, move)
+        assert expected is None or math.isclose(got, expected, rel_tol=REL), (board, move, got, expected)
+    assert c.nodes == oracle.nodes, (board, depth, quiescence)
+
+
+@pytest.mark.parametrize("depth, count, empty_rate", [(1, 60, 0.2), (2, 60, 0.3), (3, 4, 0.15)])
+@pytest.mark.parametrize("quiescence", [0, 2, 4, 15])
+def test_the_search_matches_the_oracle_on_game_like_boards(depth: int, count: int, empty_rate: float,
+                                                           quiescence: int) -> None:
+    for board in game_like_boards(40 + depth, count, empty_rate):
+        assert_oracle_agrees(board, depth, 1e-3, quiescence)
+
+
+@given(exponents=st.lists(st.integers(0, 12), min_size=16, max_size=16), quiescence=st.integers(0, 15),
+       prune=st.sampled_from([0.0, 1e-2, 0.05, "auto"]))
+@settings(max_examples=150, deadline=None)
+def test_the_search_matches_the_oracle_on_any_board(exponents: list[int], quiescence: int,
+                                                    prune: float | str) -> None:
+    board = Board.from_cells([1 << e if e else 0 for e in exponents])
+    assert_oracle_agrees(board, 2, prune, quiescence)
+
+
+@pytest.mark.parametrize("depth, prune", [(1, 0.0), (2, 0.0), (2, 0.01), (3, 0.004)])
+def test_a_look_at_every_leaf_is_the_search_one_move_deeper(depth: int, prune: float) -> None:
+    # A board after a move has at most 15 empty cells: with 15, every leaf not
+    # pruned is a chance node with one move left, as in the deeper search,
+    # whose own nodes there are pruned by the same threshold.
+    for board in game_like_boards(50 + depth, 12 if depth < 3 else 3, 0.3):
+        looked = analyze(board, depth=depth, prune=prune, quiescence=15, searcher=NO_CACHE)
+        deeper = analyze(board, depth=depth + 1, prune=prune, searcher=NO_CACHE)
+        assert (looked.values, looked.nodes, looked.best) == (deeper.values, deeper.nodes, deeper.best)
+        assert looked.depth == depth
+
+
+def test_only_a_crowded_leaf_looks_further() -> None:
+    plain = analyze(CROWDED, depth=2, prune=0.0, searcher=NO_CACHE)
+    # A move never fills a cell: a leaf of depth 2 here has at least the 2
+    # empty cells of the board less its one spawn.
+    assert analyze(CROWDED, depth=2, prune=0.0, quiescence=0, searcher=NO_CACHE).values == plain.values
+    looked = analyze(CROWDED, depth=2, prune=0.0, quiescence=1, searcher=NO_CACHE)
+    assert looked.values != plain.values and looked.nodes > plain.nodes
+    # A pruned branch never looks: a threshold above every spawn's probability
+    # leaves depth 2 at its own first spawns, searched or not alike.
+    assert analyze(CROWDED, depth=2, prune=0.9, quiescence=15, searcher=NO_CACHE).values == \
+        analyze(CROWDED, depth=2, prune=0.9, searcher=NO_CACHE).values
+
+
+def test_a_split_search_looks_alike_on_any_number_of_threads() -> None:
+    # From depth 6 on the root is split into tasks: each must look as one search does.
+    one = analyze(CROWDED, depth=6, quiescence=4, threads=1)
+    two = analyze(CROWDED, depth=6, quiescence=4, threads=2)
+    assert (one.values, one.nodes) == (two.values, two.nodes)
+    plain = analyze(CROWDED, depth=6, threads=1)
+    assert one.values != plain.values and one.nodes > plain.nodes
+
+
+def test_a_timed_search_looks_too() -> None:
+    result = analyze(CROWDED, time_ms=20, quiescence=2)
+    assert result.depth >= 1 and result.best is not None
+
+
+@pytest.mark.parametrize("bad", [16, -1, True, 2.0, "2"])
+def test_settings_refuse_a_quiescence_that_is_not_a_count_of_empty_cells(bad: object) -> None:
+    for make in (SearchSettings, Settings):
+        with pytest.raises(InvalidArgumentError, match="from 0 to 15 for quiescence"):
+            make(depth=3, quiescence=bad)
+
+
+def test_the_engine_itself_refuses_a_quiescence_it_cannot_keep() -> None:
+    searcher, board = Searcher(tt_mb=1), int(Board.parse(CROWDED))
+    for bad in (16, -2):
+        with pytest.raises(InvalidArgumentError, match=f"quiescence={bad}"):
+            searcher.search(board, 2, -1, bad, 0.0, 0.0, False, evaluator())
+
+
+def test_a_game_records_its_quiescence_and_plays_otherwise() -> None:
+    looked, plain = play_game(3, depth=2, quiescence=3), play_game(3, depth=2)
+    assert looked.quiescence == 3 and looked.to_json()["quiescence"] == 3
+    assert plain.to_json()["quiescence"] is None
+    assert (looked.score, looked.moves) != (plain.score, plain.moves)
+    assert play_game(3, depth=2, quiescence=3).to_json() | {"seconds": 0, "moves_per_second": 0} == \
+        looked.to_json() | {"seconds": 0, "moves_per_second": 0}
+
+
+def test_hint_and_play_take_quiescence() -> None:
+    hint = json.loads(invoke("hint", CROWDED, "-d", "2", "--quiescence", "3", "--json", "--no-tables").output)
+    values = analyze(CROWDED, depth=2, quiescence=3).values
+    assert hint["values"] == {str(move): value for move, value in values.items()}
+    played = invoke("play", "-d", "2", "--quiescence", "3", "--seed", "3", "--json", "--quiet", "--no-tables")
+    assert played.exit_code == 0
+    answer = json.loads(played.output)
+    assert answer["quiescence"] == 3 and answer["score"] == play_game(3, depth=2, quiescence=3).score
+
+
+@pytest.mark.parametrize("value, message", [("16", "16 is not in the range 0<=x<=15"),
+                                            ("-1", "-1 is not in the range 0<=x<=15"),
+                                            ("few", "'few' is not a valid integer")])
+def test_the_cli_refuses_a_bad_quiescence_in_one_line(value: str, message: str) -> None:
+    result = invoke("hint", CROWDED, "--quiescence", value)
+    assert result.exit_code == 2
+    assert message in one_error_line(result) and "Traceback" not in result.output
+
+
+def test_a_batch_line_records_quiescence_and_a_resume_must_keep_it(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert invoke("batch", "-n", "2", "-d", "1", "--quiescence", "2", "--no-tables", "-o", str(out)).exit_code == 0
+    kept = out.read_bytes()
+    rows = sorted((json.loads(line) for line in kept.decode().splitlines()), key=lambda row: row["seed"])
+    assert [row["quiescence"] for row in rows] == [2, 2]
+    assert [row["score"] for row in rows] == [play_game(seed, depth=1, quiescence=2).score for seed in (0, 1)]
+    for other in (["--quiescence", "3"], []):
+        result = invoke("batch", "-n", "3", "-d", "1", *other, "--no-tables", "-o", str(out))
+        assert result.exit_code == 2 and "quiescence 2" in one_error_line(result)
+        assert out.read_bytes() == kept
+    summary = json.loads(invoke("stats", str(out), "--json").output)
+    assert summary["quiescences"] == [2]
+
+
+def test_lines_without_quiescence_had_plain_leaves_and_a_bad_one_is_refused() -> None:
+    row = game_row(play_game(0, depth=1), Settings(depth=1))
+    assert row["quiescence"] is None
+    old = {k: v for k, v in row.items() if k != "quiescence"}
+    assert settings_of(old) == settings_of(row) == Settings(depth=1).results_key
+    assert settings_of(row | {"quiescence": 2}) == Settings(depth=1, quiescence=2).results_key
+    for bad in ("2", -1, 16, True, 2.5):
+        with pytest.raises(ValueError, match="quiescence"):
+            check_game(row | {"quiescence": bad})
+    assert check_game(row | {"quiescence": 2})["quiescence"] == 2
+
+
+def test_a_record_and_its_review_say_quiescence(tmp_path: Path) -> None:
+    record = tmp_path / "g.jsonl"
+    played = invoke("play", "-d", "1", "--quiescence", "2", "--seed", "3", "--no-tables", "--record", str(record))
+    assert played.exit_code == 0 and "depth 1, quiescence 2" in played.output
+    start = json.loads(record.read_text().splitlines()[0])
+    assert start["quiescence"] == 2
+    assert invoke("replay", str(record)).exit_code == 0
+    reviewed = invoke("review", str(record), "-d", "1", "--quiescence", "2", "--no-tables", "--json")
+    assert reviewed.exit_code == 0 and json.loads(reviewed.output)["quiescence"] == 2
+    text = invoke("review", str(record), "-d", "1", "--danger", "1", "--quiescence", "2", "--no-tables").output
+    assert "reviewed (depth 1, danger 1, quiescence 2, no tables)" in text
+
+
+def test_the_page_takes_quiescence_within_the_deepest_depth() -> None:
+    base, limits = SearchSettings(depth=4, quiescence=2), Limits(max_depth=6)
+    assert request_settings({}, base, limits).quiescence == 2
+    assert request_settings({"depth": "auto"}, base, limits).quiescence == 2
+    assert request_settings({"depth": 2, "time_ms": 50}, base, limits).quiescence == 2
+    assert request_settings({"quiescence": None}, base, limits).quiescence is None
+    assert request_settings({"quiescence": 5}, SearchSettings(depth=3), limits).quiescence == 5
+    # The server's own look never makes the deepest depth fail: it is left out there.
+    assert request_settings({"depth": 6}, base, limits) == base.replace(depth=6, quiescence=None)
+    assert request_settings({"depth": 5, "danger": 3}, base, limits).quiescence is None
+    for body, message in [({"quiescence": "x"}, "from 0 to 15"), ({"quiescence": 16}, "from 0 to 15"),
+                          ({"depth": 6, "quiescence": 1}, "depth 6 with quiescence searches deeper"),
+                          ({"depth": 5, "danger": 2, "quiescence": 1},
+                           "depth 5 with danger with quiescence searches deeper")]:
+        with pytest.raises(ApiError, match=message):
+            request_settings(body, base, limits)
+
+
+def test_a_server_whose_own_look_its_limits_refuse_does_not_start() -> None:
+    from solve2048.web.app import create_app
+
+    with pytest.raises(ApiError, match=r"depth 6 with quiescence searches deeper than --max-depth allows \(6\)"):
+        create_app(SearchSettings(depth=6, quiescence=2), Limits(max_depth=6))
+    result = invoke("serve", "-d", "10", "--quiescence", "2", "--no-open")
+    assert result.exit_code == 2
+    assert one_error_line(result) == \
+        "solve2048: error: depth 10 with quiescence searches deeper than --max-depth allows (10)"
+
+
+def test_the_server_takes_quiescence_in_its_requests_and_says_its_own() -> None:
+    from live_server import post_json, request, serving
+
+    from solve2048.web.app import create_app
+
+    with serving(create_app(SearchSettings(depth=2, quiescence=3), Limits(max_depth=4))) as server:
+        status, answer = post_json(server, "/api/hint", {"board": CROWDED})
+        looked = analyze(CROWDED, depth=2, quiescence=3).values
+        assert status == 200 and answer["values"] == {str(m): v for m, v in looked.items()}
+        status, answer = post_json(server, "/api/hint", {"board": CROWDED, "quiescence": None})
+        plain = analyze(CROWDED, depth=2).values
+        assert status == 200 and answer["values"] == {str(m): v for m, v in plain.items()}
+        status, answer = post_json(server, "/api/review", {"board": CROWDED, "played": "left", "quiescence": 1})
+        assert status == 200
+        status, answer = post_json(server, "/api/hint", {"board": CROWDED, "quiescence": 99})
+        assert status == 400 and "from 0 to 15" in answer["error"]
+        status, _, info = request(server, "GET", "/api/info", b"", {})
+        assert status == 200 and json.loads(info)["quiescence"] == 3
