@@ -226,8 +226,8 @@ def table_options(command: F) -> F:
 
 
 def settings_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """The search settings every searching command shares, --depth, --time,
-    --prune, --tt-mb, --threads and the tables' options, declared once; the
+    """The search settings every searching command shares, --depth, --danger,
+    --quiescence, --time, --prune, --tt-mb, --threads and the tables' options, declared once; the
     command gets them as one SearchSettings, ``settings``, its tables loaded."""
     return _settings_options(command, with_threads=True)
 
@@ -266,7 +266,7 @@ def _settings_options(command: Callable[..., Any], with_threads: bool) -> Callab
         return command(*args, settings=settings, **kwargs)
 
     with_settings = click.option(
-        "--quiescence", type=click.IntRange(0, 15), default=None, metavar="CELLS",
+        "--quiescence", type=click.IntRange(1, 15), default=None, metavar="CELLS",
         help="Look one more spawn and move past a leaf (a board after the last move looked at) "
              "with at most this many empty cells, where the heuristic misjudges most.",
     )(with_settings)

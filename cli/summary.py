@@ -29,15 +29,13 @@ def seeds_text(ranges: list[list[int]]) -> str:
 def _games_detail(s: dict[str, Any]) -> str:
     """What the games are: their depth(s) and seeds, as the summary found them."""
     depths = s.get("depths") or ([s["depth"]] if s.get("depth") is not None else [])
-    dangers = s.get("dangers") or []
-    quiescences = s.get("quiescences") or []
-    danger = f", danger {'/'.join(str(d) for d in dangers)}" if dangers else ""
-    danger += f", quiescence {'/'.join(str(q) for q in quiescences)}" if quiescences else ""
+    extras = "".join(f", {name} {'/'.join(str(cells) for cells in s[key])}"
+                     for name, key in (("danger", "dangers"), ("quiescence", "quiescences")) if s.get(key))
     parts = []
     if len(depths) == 1:
-        parts.append(f"depth {depths[0]}{danger}")
+        parts.append(f"depth {depths[0]}{extras}")
     elif depths:
-        parts.append("depths " + ", ".join(str(d) for d in depths) + danger)
+        parts.append("depths " + ", ".join(str(d) for d in depths) + extras)
     if s.get("seeds"):
         parts.append(seeds_text(s["seeds"]))
     starts = s.get("starts") or []

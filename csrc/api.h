@@ -121,15 +121,17 @@ int s2048_auto_depth(uint64_t board);
  * exactly depth moves deep, depth 0 meaning s2048_auto_depth(board); with
  * danger >= 0 (a fixed depth only, untimed) a board with at most danger empty
  * cells is searched one move deeper (up to S2048_MAX_DEPTH), -1 never; with
- * quiescence >= 0 a leaf (a board after the last move looked at, not reached
- * through a pruned branch) with at most quiescence empty cells is worth one more
- * spawn and move (docs/search.md, "Quiet leaves"), -1 never. With
- * time_ms > 0 it deepens 1, 2, ... up to depth (0 = up to 16) and keeps the
+ * quiescence >= 1 a leaf (a board after the last move looked at, not reached
+ * through a pruned branch nor moved from a board with two 32768s) with at
+ * most quiescence empty cells is worth one more spawn and move (docs/search.md,
+ * "Quiescence"); -1 never, and 0 too, as a board after a move has an empty
+ * cell. With time_ms > 0 it deepens 1, 2, ... up to depth (0 = up to 16) and keeps the
  * deepest depth completed in time. prune: a chance node reached with a
  * cumulative probability below it is scored by the heuristic (0 = never);
  * S2048_PRUNE_AUTO (-1) scales it with the depth d searched, 2^-(d + 4).
- * keep_cache: 0 clears the table first, so the answer depends on the board only
- * (an untimed search from depth 6 on is split, and each of its tasks clears
+ * keep_cache: 0 clears the table first, so the answer depends on the board only;
+ * 1 keeps what the last call stored, which a call with other settings (prune,
+ * quiescence, evaluator) must not read (an untimed search from depth 6 on is split, and each of its tasks clears
  * the table it runs with, whatever keep_cache says; a timed one clears the
  * workers' tables once a call).
  * Returns 0, or -1 for a bad argument. */

@@ -2,7 +2,8 @@
  *
  * Depth D means D player moves looked ahead, the first included. The leaf is
  * the board right after the D-th move, before its spawn, scored by the
- * heuristic. Depth 1 is greedy on the heuristic.
+ * heuristic (or, with quiescence, a crowded one by one more spawn and move:
+ * leaf_value). Depth 1 is greedy on the heuristic.
  *
  *   max node     the board before a move: the best of its legal directions,
  *                the heuristic's lost value when none is legal
@@ -171,8 +172,9 @@ static double quiescence_look(search_state *st, board_t b, board_t t);
 
 /* The value of a leaf, a board after a move that the depth ends: its
  * heuristic, or, when it has at most `look` empty cells, one more spawn and
- * move (quiescence_look). look is st->quiescence for a leaf not reached
- * through a pruned branch, else -1 (never): pruning means "not worth a look". */
+ * move (quiescence_look). look is st->quiescence, or -1 (never) for a leaf
+ * reached through a pruned branch (pruning means "not worth a look") or moved
+ * from a board with two 32768s (leaf_max_node). */
 static ALWAYS_INLINE double leaf_value(search_state *st, board_t b, board_t t, int look)
 {
     if (look >= 0 && board_count_empty(b) <= look) return quiescence_look(st, b, t);
@@ -180,15 +182,17 @@ static ALWAYS_INLINE double leaf_value(search_state *st, board_t b, board_t t, i
 }
 
 /* leaf_max_node for a board with two 32768s, where a move may overflow: out
- * of line, as it is rare. */
-static NOINLINE double leaf_max_node_maxed(search_state *st, board_t b, board_t t, int look)
+ * of line, as it is rare. Its leaves never look further: the copy the search
+ * plays on cannot merge the two, and the rule is the one the quiescence
+ * trial's 1,000-game runs played (bench/RESULTS.md). */
+static NOINLINE double leaf_max_node_maxed(const search_state *st, board_t b, board_t t)
 {
     board_t moved[4], moved_t[4];
     int mask = expand(b, t, 1, moved, moved_t);
     double best = -HUGE_VAL;
     for (int dir = 0; dir < 4; dir++) {
         if (!(mask >> dir & 1)) continue;
-        double v = leaf_value(st, moved[dir], moved_t[dir], look);
+        double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
         if (v > best) best = v;
     }
     return max_value(st, best);
@@ -199,7 +203,7 @@ static NOINLINE double leaf_max_node_maxed(search_state *st, board_t b, board_t 
  * value when there is none. The node is already counted. */
 static ALWAYS_INLINE double leaf_max_node(search_state *st, board_t b, board_t t, int maxed, int look)
 {
-    if (maxed) return leaf_max_node_maxed(st, b, t, look);
+    if (maxed) return leaf_max_node_maxed(st, b, t);
     /* No merge can overflow: a direction is legal when it changes the board.
      * The same directions in the same order as expand(), tested directly. */
     board_t up_t = move_rows_left(t), down_t = move_rows_right(t);
@@ -246,7 +250,7 @@ static double last_spawns(search_state *st, board_t b, board_t t, double prob, i
 static NOINLINE double quiescence_look(search_state *st, board_t b, board_t t)
 {
     count_node(st);
-    return last_spawns(st, b, t, 1.0, -1);
+    return last_spawns(st, b, t, 1.0, -1);  /* its leaves are plain, whatever their probability */
 }
 
 /* The children of a max node, as expand() gives them. */
@@ -284,8 +288,7 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
 {
     /* Step 1. Leaf: no move left to look at, an improbable branch, or a
      * search that ran out of time (its value is thrown away). */
-    if (prob < st->prune || st->aborted) return eval_board_t(st->eval, b, t);
-    if (remaining == 0) return leaf_value(st, b, t, st->quiescence);  /* depth 1's leaves only */
+    if (remaining == 0 || prob < st->prune || st->aborted) return eval_board_t(st->eval, b, t);
     count_node(st);
 
     /* Step 2. A position already searched to the same depth. */
@@ -359,9 +362,16 @@ static int search_root(search_state *st, board_t b, int depth, double values[4])
     /* The root's children are the only boards with depth - 1 moves left: no
      * other path reaches them, so the table is not asked about them. */
     st->tt_top = depth - 2;
-    int legal = expand(b, board_transpose(b), board_has_two_maxed(b), moved, moved_t);
-    for (int dir = 0; dir < 4; dir++)
-        values[dir] = (legal >> dir & 1) ? chance_node(st, moved[dir], moved_t[dir], depth - 1, 1.0) : 0.0;
+    int maxed = board_has_two_maxed(b);
+    int legal = expand(b, board_transpose(b), maxed, moved, moved_t);
+    int look = maxed ? -1 : st->quiescence;  /* at depth 1 the children are the leaves */
+    for (int dir = 0; dir < 4; dir++) {
+        if (!(legal >> dir & 1))
+            values[dir] = 0.0;
+        else
+            values[dir] = depth == 1 ? leaf_value(st, moved[dir], moved_t[dir], look)
+                                     : chance_node(st, moved[dir], moved_t[dir], depth - 1, 1.0);
+    }
     return legal;
 }
 

@@ -87,7 +87,7 @@ class Settings:
     weights: Weights | None = None  # None: as SearchSettings chooses beside the tables
     start: str | None = None        # every game from this board (its hex), else a new game
     danger: int | None = None       # as SearchSettings.danger
-    quiescence: int | None = None        # as SearchSettings.quiescence
+    quiescence: int | None = None   # as SearchSettings.quiescence
 
     @classmethod
     def of(cls, search: SearchSettings, start: Board | None = None) -> Settings:

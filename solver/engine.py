@@ -135,10 +135,11 @@ def engine_danger(danger: int | None) -> int:
 
 def check_quiescence(quiescence: int | None) -> int | None:
     """Returns quiescence, or raises ValueError unless it is None or a count of
-    empty cells, 0..15 (a board after a move holds a tile)."""
+    empty cells, 1..15: a leaf, a board after a move, holds a tile and has an
+    empty cell, so 0 would look at none."""
     if quiescence is not None and (isinstance(quiescence, bool) or not isinstance(quiescence, int)
-                                   or not 0 <= quiescence <= 15):
-        raise InvalidArgumentError(f"expected a number of empty cells from 0 to 15 for quiescence, got {quiescence!r}")
+                                   or not 1 <= quiescence <= 15):
+        raise InvalidArgumentError(f"expected a number of empty cells from 1 to 15 for quiescence, got {quiescence!r}")
     return quiescence
 
 

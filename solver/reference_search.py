@@ -7,8 +7,9 @@ the C search right (tests/test_search_parity.py); never use it to play.
 Depth D = D player moves looked ahead, the first included; the leaf is the board
 right after the D-th move (before its spawn), scored by the heuristic. With
 ``quiescence``, a leaf with at most that many empty cells, not reached through a
-pruned branch, is worth one more spawn and move instead: a chance node with one
-move left, whose own leaves are scored by the heuristic.
+pruned branch nor moved from a board with two 32768s, is worth one more spawn
+and move instead: a chance node with one move left, whose own leaves are
+scored by the heuristic.
 """
 
 from __future__ import annotations
@@ -134,6 +135,7 @@ class _Search:
 
     def max_node(self, cells: list[int], remaining: int, prob: float, look: bool = True) -> float:
         self.nodes += 1
+        look = look and _may_look(cells)
         best: float | None = None
         for direction in reference.DIRECTIONS:
             after = self.playable(cells, direction)
@@ -144,7 +146,8 @@ class _Search:
         return self.weights.lost_value if best is None else best
 
     def chance_node(self, cells: list[int], remaining: int, prob: float, look: bool = True) -> float:
-        """``look`` is False below a leaf that looked one move further: its own leaves are plain."""
+        """``look`` is False where no leaf below looks further: under a leaf that
+        did (its own leaves are plain) and under a board with two 32768s."""
         if prob < self.prune:
             return heuristic(cells, self.weights)
         if remaining == 0:
@@ -162,6 +165,12 @@ class _Search:
             v4 = self.max_node(with4, remaining - 1, cell_prob * 0.1, look)
             total += 0.9 * v2 + 0.1 * v4
         return total / len(empty)
+
+
+def _may_look(cells: Sequence[int]) -> bool:
+    """Whether the leaves of moves from this board may look further: not on a
+    board with two 32768s, which the search's copy cannot merge."""
+    return cells.count(CELL_MAX_TILE) < 2
 
 
 # Depth "auto" searches one move deeper on a board with at most this many empty cells.
@@ -234,5 +243,6 @@ def expectimax(
     values: dict[str, float | None] = {}
     for direction in reference.DIRECTIONS:
         after = search.playable(board, direction)
-        values[direction_back(s, direction)] = None if after is None else search.chance_node(after, depth - 1, 1.0)
+        values[direction_back(s, direction)] = (None if after is None
+                                                else search.chance_node(after, depth - 1, 1.0, _may_look(board)))
     return OracleResult({d: values[d] for d in reference.DIRECTIONS}, search.nodes)

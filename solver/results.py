@@ -183,7 +183,7 @@ def _check_settings(row: dict[str, Any]) -> None:
             check_quiescence(row["quiescence"])
         except ValueError:
             raise InvalidArgumentError(f"quiescence {row['quiescence']!r} is not null or a number of empty cells "
-                                       f"from 0 to 15") from None
+                                       f"from 1 to 15") from None
     if row.get("tt_mb") is not None:
         _real(row, "tt_mb", 0)
     if row.get("tables") is not None:

@@ -45,20 +45,40 @@ def assert_oracle_agrees(board: Board, depth: int, prune: float | str, quiescenc
 
 
 @pytest.mark.parametrize("depth, count, empty_rate", [(1, 60, 0.2), (2, 60, 0.3), (3, 4, 0.15)])
-@pytest.mark.parametrize("quiescence", [0, 2, 4, 15])
+@pytest.mark.parametrize("quiescence", [1, 2, 4, 15])
 def test_the_search_matches_the_oracle_on_game_like_boards(depth: int, count: int, empty_rate: float,
                                                            quiescence: int) -> None:
     for board in game_like_boards(40 + depth, count, empty_rate):
         assert_oracle_agrees(board, depth, 1e-3, quiescence)
 
 
-@given(exponents=st.lists(st.integers(0, 12), min_size=16, max_size=16), quiescence=st.integers(0, 15),
+def test_the_search_matches_the_oracle_where_branches_are_pruned() -> None:
+    # At 0.05 a 4 is pruned on the second spawn and a 2 on a board of many
+    # empty cells: the leaves under them are plain, on both sides.
+    for board in game_like_boards(45, 4, 0.35):
+        assert_oracle_agrees(board, 3, 0.05, 15)
+
+
+def test_no_leaf_looks_past_a_move_from_a_board_with_two_32768s() -> None:
+    # Left or right merges the 16384s into a second 32768; up and down do not.
+    board = Board.parse("32768 . 16384 16384 / 2 4 8 16 / 4 8 . 2 / . . . 4")
+    for depth in (1, 2):
+        assert_oracle_agrees(board, depth, 0.0, 15)
+    looked = analyze(board, depth=2, prune=0.0, quiescence=15, searcher=NO_CACHE).values
+    plain = analyze(board, depth=2, prune=0.0, searcher=NO_CACHE).values
+    deeper = analyze(board, depth=3, prune=0.0, searcher=NO_CACHE).values
+    assert looked[Move.LEFT] == plain[Move.LEFT] and looked[Move.RIGHT] == plain[Move.RIGHT]
+    assert looked[Move.UP] == deeper[Move.UP] != plain[Move.UP]
+    assert looked[Move.DOWN] == deeper[Move.DOWN] != plain[Move.DOWN]
+
+
+@given(exponents=st.lists(st.integers(0, 15), min_size=16, max_size=16), quiescence=st.integers(1, 15),
        prune=st.sampled_from([0.0, 1e-2, 0.05, "auto"]))
 @settings(max_examples=150, deadline=None)
 def test_the_search_matches_the_oracle_on_any_board(exponents: list[int], quiescence: int,
                                                     prune: float | str) -> None:
     board = Board.from_cells([1 << e if e else 0 for e in exponents])
-    assert_oracle_agrees(board, 2, prune, quiescence)
+    assert_oracle_agrees(board, 2, prune, quiescence)  # tiles to 32768: two of them happen
 
 
 @pytest.mark.parametrize("depth, prune", [(1, 0.0), (2, 0.0), (2, 0.01), (3, 0.004)])
@@ -74,11 +94,13 @@ def test_a_look_at_every_leaf_is_the_search_one_move_deeper(depth: int, prune: f
 
 
 def test_only_a_crowded_leaf_looks_further() -> None:
-    plain = analyze(CROWDED, depth=2, prune=0.0, searcher=NO_CACHE)
-    # A move never fills a cell: a leaf of depth 2 here has at least the 2
+    roomy = "2 4 8 16 / 32 64 128 256 / 512 . . . / . . . 2"  # 6 empty cells
+    plain = analyze(roomy, depth=2, prune=0.0, searcher=NO_CACHE)
+    # A move never fills a cell: a leaf of depth 2 here has at least the 6
     # empty cells of the board less its one spawn.
-    assert analyze(CROWDED, depth=2, prune=0.0, quiescence=0, searcher=NO_CACHE).values == plain.values
-    looked = analyze(CROWDED, depth=2, prune=0.0, quiescence=1, searcher=NO_CACHE)
+    same = analyze(roomy, depth=2, prune=0.0, quiescence=4, searcher=NO_CACHE)
+    assert (same.values, same.nodes) == (plain.values, plain.nodes)
+    looked = analyze(roomy, depth=2, prune=0.0, quiescence=5, searcher=NO_CACHE)
     assert looked.values != plain.values and looked.nodes > plain.nodes
     # A pruned branch never looks: a threshold above every spawn's probability
     # leaves depth 2 at its own first spawns, searched or not alike.
@@ -95,15 +117,27 @@ def test_a_split_search_looks_alike_on_any_number_of_threads() -> None:
     assert one.values != plain.values and one.nodes > plain.nodes
 
 
+def test_a_split_search_looking_at_every_leaf_is_the_search_one_move_deeper() -> None:
+    # The split tasks' own pruned children (prune 0.06 prunes a 4 at once) stay plain.
+    no_table = Searcher(tt_mb=0, threads=2)
+    looked = analyze(CROWDED, depth=6, prune=0.06, quiescence=15, searcher=no_table)
+    deeper = analyze(CROWDED, depth=7, prune=0.06, searcher=no_table)
+    assert (looked.values, looked.nodes) == (deeper.values, deeper.nodes)
+
+
 def test_a_timed_search_looks_too() -> None:
-    result = analyze(CROWDED, time_ms=20, quiescence=2)
-    assert result.depth >= 1 and result.best is not None
+    # Without pruning, and with a table that reads only values of the same
+    # depth, the deepest depth the clock allowed has that depth's values.
+    exact = Searcher(reuse_deeper=False)  # a value stored at another depth is not read
+    timed = analyze(CROWDED, time_ms=30, prune=0.0, quiescence=2, searcher=exact)
+    alone = analyze(CROWDED, depth=timed.depth, prune=0.0, quiescence=2, searcher=exact)
+    assert timed.values == alone.values != analyze(CROWDED, depth=timed.depth, prune=0.0).values
 
 
-@pytest.mark.parametrize("bad", [16, -1, True, 2.0, "2"])
+@pytest.mark.parametrize("bad", [16, 0, -1, True, 2.0, "2"])
 def test_settings_refuse_a_quiescence_that_is_not_a_count_of_empty_cells(bad: object) -> None:
     for make in (SearchSettings, Settings):
-        with pytest.raises(InvalidArgumentError, match="from 0 to 15 for quiescence"):
+        with pytest.raises(InvalidArgumentError, match="from 1 to 15 for quiescence"):
             make(depth=3, quiescence=bad)
 
 
@@ -133,8 +167,8 @@ def test_hint_and_play_take_quiescence() -> None:
     assert answer["quiescence"] == 3 and answer["score"] == play_game(3, depth=2, quiescence=3).score
 
 
-@pytest.mark.parametrize("value, message", [("16", "16 is not in the range 0<=x<=15"),
-                                            ("-1", "-1 is not in the range 0<=x<=15"),
+@pytest.mark.parametrize("value, message", [("16", "16 is not in the range 1<=x<=15"),
+                                            ("0", "0 is not in the range 1<=x<=15"),
                                             ("few", "'few' is not a valid integer")])
 def test_the_cli_refuses_a_bad_quiescence_in_one_line(value: str, message: str) -> None:
     result = invoke("hint", CROWDED, "--quiescence", value)
@@ -163,7 +197,7 @@ def test_lines_without_quiescence_had_plain_leaves_and_a_bad_one_is_refused() ->
     old = {k: v for k, v in row.items() if k != "quiescence"}
     assert settings_of(old) == settings_of(row) == Settings(depth=1).results_key
     assert settings_of(row | {"quiescence": 2}) == Settings(depth=1, quiescence=2).results_key
-    for bad in ("2", -1, 16, True, 2.5):
+    for bad in ("2", 0, -1, 16, True, 2.5):
         with pytest.raises(ValueError, match="quiescence"):
             check_game(row | {"quiescence": bad})
     assert check_game(row | {"quiescence": 2})["quiescence"] == 2
@@ -189,13 +223,18 @@ def test_the_page_takes_quiescence_within_the_deepest_depth() -> None:
     assert request_settings({"depth": 2, "time_ms": 50}, base, limits).quiescence == 2
     assert request_settings({"quiescence": None}, base, limits).quiescence is None
     assert request_settings({"quiescence": 5}, SearchSettings(depth=3), limits).quiescence == 5
-    # The server's own look never makes the deepest depth fail: it is left out there.
+    # What the server adds never makes a depth fail: it is left out where it
+    # would go past the deepest, its quiescence before its danger.
     assert request_settings({"depth": 6}, base, limits) == base.replace(depth=6, quiescence=None)
     assert request_settings({"depth": 5, "danger": 3}, base, limits).quiescence is None
-    for body, message in [({"quiescence": "x"}, "from 0 to 15"), ({"quiescence": 16}, "from 0 to 15"),
+    both = SearchSettings(depth=4, danger=3, quiescence=2)
+    assert request_settings({"depth": 5}, both, limits) == both.replace(depth=5, quiescence=None)
+    assert request_settings({"depth": 5, "quiescence": 1}, both, limits) == \
+        both.replace(depth=5, danger=None, quiescence=1)
+    for body, message in [({"quiescence": "x"}, "from 1 to 15"), ({"quiescence": 16}, "from 1 to 15"),
                           ({"depth": 6, "quiescence": 1}, "depth 6 with quiescence searches deeper"),
                           ({"depth": 5, "danger": 2, "quiescence": 1},
-                           "depth 5 with danger with quiescence searches deeper")]:
+                           "depth 5 with danger and quiescence searches deeper")]:
         with pytest.raises(ApiError, match=message):
             request_settings(body, base, limits)
 
@@ -226,6 +265,6 @@ def test_the_server_takes_quiescence_in_its_requests_and_says_its_own() -> None:
         status, answer = post_json(server, "/api/review", {"board": CROWDED, "played": "left", "quiescence": 1})
         assert status == 200
         status, answer = post_json(server, "/api/hint", {"board": CROWDED, "quiescence": 99})
-        assert status == 400 and "from 0 to 15" in answer["error"]
+        assert status == 400 and "from 1 to 15" in answer["error"]
         status, _, info = request(server, "GET", "/api/info", b"", {})
         assert status == 200 and json.loads(info)["quiescence"] == 3

@@ -156,32 +156,29 @@ def danger_of(body: dict[str, Any], base: SearchSettings, depth: Depth, time_ms:
     return danger
 
 
-def quiescence_of(body: dict[str, Any], base: SearchSettings, depth: Depth, danger: int | None,
-             limits: Limits) -> int | None:
-    """The request's quiescence (null: plain leaves). Unnamed, it is the server's
-    where a quiescence leaf stays within the deepest depth allowed; named, it must."""
+def quiescence_of(body: dict[str, Any], base: SearchSettings) -> int | None:
+    """The request's quiescence (null: plain leaves), or the server's when it
+    names none; whether the search stays within the limits is settings_of's."""
     if "quiescence" not in body:
-        return base.quiescence if _reach(depth, danger, base.quiescence) <= limits.max_depth else None
+        return base.quiescence
     quiescence: int | None = body["quiescence"]
     try:
         check_quiescence(quiescence)
     except ValueError as error:
         raise ApiError(str(error)) from None
-    if _reach(depth, danger, quiescence) > limits.max_depth:
-        raise ApiError(f"depth {depth}{_extras(danger, quiescence)} searches deeper than this server allows "
-                       f"({limits.max_depth})")
     return quiescence
 
 
 def _reach(depth: Depth, danger: int | None, quiescence: int | None) -> int:
-    """The most moves a search looks at: a fixed depth, one more in danger, one
-    more past a quiescence leaf (0 for depth "auto", which stays below any limit)."""
+    """The most moves a fixed depth looks at: the depth, one more in danger, one
+    more past a crowded leaf. 0 for depth "auto", which has a bound of its own
+    (6 moves, 7 with a look), as a timed search has its time."""
     return depth + (danger is not None) + (quiescence is not None) if isinstance(depth, int) else 0
 
 
 def _extras(danger: int | None, quiescence: int | None) -> str:
-    named = (("danger", danger), ("quiescence", quiescence))
-    return "".join(f" with {name}" for name, cells in named if cells is not None)
+    named = [name for name, cells in (("danger", danger), ("quiescence", quiescence)) if cells is not None]
+    return f" with {' and '.join(named)}" if named else ""
 
 
 def check_server_depth(settings: SearchSettings, limits: Limits) -> None:
@@ -192,13 +189,22 @@ def check_server_depth(settings: SearchSettings, limits: Limits) -> None:
 
 
 def settings_of(body: dict[str, Any], base: SearchSettings, limits: Limits) -> SearchSettings:
-    """The server's settings with the request's depth, time, danger and quiescence:
-    the tables, pruning and table size stay the server's own."""
+    """The server's settings with the request's depth, time, danger and
+    quiescence: the tables, pruning and table size stay the server's own. What
+    the request names must fit the deepest depth allowed; what it leaves to the
+    server is dropped where it would not, the server's quiescence first."""
     depth = depth_of(body.get("depth", base.depth), limits)
     time_ms = time_of(body.get("time_ms", base.time_ms), limits)
     danger = danger_of(body, base, depth, time_ms, limits)
-    return base.replace(depth=depth, time_ms=time_ms, danger=danger,
-                        quiescence=quiescence_of(body, base, depth, danger, limits))
+    quiescence = quiescence_of(body, base)
+    if _reach(depth, danger, quiescence) > limits.max_depth and "quiescence" not in body:
+        quiescence = None
+    if _reach(depth, danger, quiescence) > limits.max_depth and "danger" not in body:
+        danger = None
+    if _reach(depth, danger, quiescence) > limits.max_depth:
+        raise ApiError(f"depth {depth}{_extras(danger, quiescence)} searches deeper than this server allows "
+                       f"({limits.max_depth})")
+    return base.replace(depth=depth, time_ms=time_ms, danger=danger, quiescence=quiescence)
 
 
 def flag_of(body: dict[str, Any], name: str, default: bool) -> bool:
