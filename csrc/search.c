@@ -221,7 +221,7 @@ static ALWAYS_INLINE double leaf_max_node(search_state *st, board_t b, board_t t
  * node one move from the end, reached with probability prob. look as for
  * leaf_value, made -1 for a spawn whose probability is below the pruning
  * threshold. Counts the spawns' max nodes. */
-static double last_spawns(search_state *st, board_t b, board_t t, double prob, int look)
+static ALWAYS_INLINE double last_spawns(search_state *st, board_t b, board_t t, double prob, int look)
 {
     uint64_t empty = board_empty_mask(b);
     int n = nibble_flags_count(empty);
@@ -302,7 +302,10 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
     /* Step 3. Average over every spawn, cells in increasing order. */
     double value;
     if (remaining == 1) {
-        value = last_spawns(st, b, t, prob, st->quiescence);  /* every child is a leaf max node */
+        /* Every child is a leaf max node. Without quiescence, last_spawns is
+         * inlined with look -1, and so is the search of before the setting:
+         * a look tested at every leaf cost 12% of the nodes/s. */
+        value = st->quiescence < 0 ? last_spawns(st, b, t, prob, -1) : last_spawns(st, b, t, prob, st->quiescence);
     } else {
         uint64_t empty = board_empty_mask(b);
         int n = nibble_flags_count(empty);
