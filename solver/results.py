@@ -15,6 +15,7 @@ import math
 import os
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -88,6 +89,16 @@ def _real(row: dict[str, Any], key: str, low: float, high: float | None = None) 
     return float(value)
 
 
+def _setting(row: dict[str, Any], key: str, check: Callable[[Any], object], allowed: str) -> None:
+    """Refuses a search setting its own check refuses (absent or null passes),
+    saying what the field may hold."""
+    if row.get(key) is not None:
+        try:
+            check(row[key])
+        except ValueError:
+            raise InvalidArgumentError(f"{key} {row[key]!r} is not {allowed}") from None
+
+
 def _exponent(max_tile: int) -> int:
     k = max_tile.bit_length() - 1
     if max_tile < 2 or max_tile != 1 << k or k > MAX_TILE_EXPONENT:
@@ -157,33 +168,16 @@ def _check_win(row: dict[str, Any]) -> None:
 
 
 def _check_settings(row: dict[str, Any]) -> None:
-    if row.get("depth") is not None:
-        try:
-            check_depth(row["depth"])
-        except ValueError:
-            raise InvalidArgumentError(f"depth {row['depth']!r} is not 'auto' or from 1 to {MAX_DEPTH}") from None
-    if row.get("prune") is not None:
-        try:
-            check_prune(row["prune"])
-        except ValueError:
-            raise InvalidArgumentError(f"prune {row['prune']!r} is not 'auto' or a number from 0 to 1") from None
+    _setting(row, "depth", check_depth, f"'auto' or from 1 to {MAX_DEPTH}")
+    _setting(row, "prune", check_prune, "'auto' or a number from 0 to 1")
+    _setting(row, "danger", check_danger, "null or a number of empty cells from 0 to 16")
     if row.get("danger") is not None:
-        try:
-            check_danger(row["danger"])
-        except ValueError:
-            raise InvalidArgumentError(f"danger {row['danger']!r} is not null or a number of empty cells "
-                                       f"from 0 to 16") from None
         try:
             check_deepening(row["danger"], row.get("depth", "auto"), row.get("time_ms"))
         except ValueError as error:
             raise InvalidArgumentError(f"{error}, but this line has depth {row.get('depth')!r} and "
                                        f"time_ms {row.get('time_ms')!r}") from None
-    if row.get("quiescence") is not None:
-        try:
-            check_quiescence(row["quiescence"])
-        except ValueError:
-            raise InvalidArgumentError(f"quiescence {row['quiescence']!r} is not null or a number of empty cells "
-                                       f"from 1 to 15") from None
+    _setting(row, "quiescence", check_quiescence, "null or a number of empty cells from 1 to 15")
     if row.get("tt_mb") is not None:
         _real(row, "tt_mb", 0)
     if row.get("tables") is not None:

@@ -1,7 +1,8 @@
 """Helpers the test files import (``from helpers import ...``): the known-answer
-files, boards one move from the end, random boards, a damaged table file, a solver's game as a record,
-a script of bench/ as a module, and the user-state variables the session isolates. Fixtures and hooks live in
-conftest.py."""
+files, boards one move from the end, random boards, a damaged table file, a
+solver's game as a record, a batch that must keep a setting, a script of bench/
+as a module, and the user-state variables the session isolates. Fixtures and
+hooks live in conftest.py."""
 
 from __future__ import annotations
 
@@ -145,6 +146,33 @@ def one_error_line(result) -> str:
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("solve2048: error: ") and "Traceback" not in result.output
     return lines[0]
+
+
+def assert_a_batch_keeps(setting: str, value: int, other: int, out: Path) -> list[dict]:
+    """A batch of 2 games at depth 1 with --SETTING VALUE: each line records it
+    and is the game play_game plays with it; a resume with OTHER or without
+    the setting is refused in one line naming the file's, and the file is
+    kept. Returns the lines, by seed."""
+    import json
+
+    from click.testing import CliRunner
+
+    from solve2048.cli.main import cli
+    from solve2048.selfplay import play_game
+
+    def batch(*options: str):
+        return CliRunner().invoke(cli, ["batch", "-d", "1", "--no-tables", "-o", str(out), *options])
+
+    assert batch("-n", "2", f"--{setting}", str(value)).exit_code == 0
+    kept = out.read_bytes()
+    rows = sorted((json.loads(line) for line in kept.decode().splitlines()), key=lambda row: row["seed"])
+    assert [row[setting] for row in rows] == [value, value]
+    assert [row["score"] for row in rows] == [play_game(seed, depth=1, **{setting: value}).score for seed in (0, 1)]
+    for options in ([f"--{setting}", str(other)], []):
+        result = batch("-n", "3", *options)
+        assert result.exit_code == 2 and f"{setting} {value}" in one_error_line(result)
+        assert out.read_bytes() == kept
+    return rows
 
 
 def bench_module(name: str) -> ModuleType:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import one_error_line
+from helpers import assert_a_batch_keeps, one_error_line
 
 from solve2048 import Board, SearchSettings, analyze, play_game
 from solve2048.batch import Settings, game_row, settings_of
@@ -79,16 +79,7 @@ def test_the_cli_refuses_a_danger_it_cannot_keep_in_one_line(options: list[str],
 
 
 def test_a_batch_line_records_danger_and_a_resume_must_keep_it(tmp_path: Path) -> None:
-    out = tmp_path / "r.jsonl"
-    assert invoke("batch", "-n", "2", "-d", "1", "--danger", "3", "--no-tables", "-o", str(out)).exit_code == 0
-    kept = out.read_bytes()
-    rows = sorted((json.loads(line) for line in kept.decode().splitlines()), key=lambda row: row["seed"])
-    assert [row["danger"] for row in rows] == [3, 3]
-    assert [row["score"] for row in rows] == [play_game(seed, depth=1, danger=3).score for seed in (0, 1)]
-    for other in (["--danger", "4"], []):
-        result = invoke("batch", "-n", "3", "-d", "1", *other, "--no-tables", "-o", str(out))
-        assert result.exit_code == 2 and "danger 3" in one_error_line(result)
-        assert out.read_bytes() == kept
+    assert_a_batch_keeps("danger", 3, 4, tmp_path / "r.jsonl")
 
 
 def test_lines_without_danger_were_never_deeper_and_a_bad_danger_is_refused() -> None:

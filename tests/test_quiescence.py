@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import one_error_line
+from helpers import assert_a_batch_keeps, one_error_line
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_search_parity import NO_CACHE, game_like_boards
@@ -178,15 +178,7 @@ def test_the_cli_refuses_a_bad_quiescence_in_one_line(value: str, message: str) 
 
 def test_a_batch_line_records_quiescence_and_a_resume_must_keep_it(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    assert invoke("batch", "-n", "2", "-d", "1", "--quiescence", "2", "--no-tables", "-o", str(out)).exit_code == 0
-    kept = out.read_bytes()
-    rows = sorted((json.loads(line) for line in kept.decode().splitlines()), key=lambda row: row["seed"])
-    assert [row["quiescence"] for row in rows] == [2, 2]
-    assert [row["score"] for row in rows] == [play_game(seed, depth=1, quiescence=2).score for seed in (0, 1)]
-    for other in (["--quiescence", "3"], []):
-        result = invoke("batch", "-n", "3", "-d", "1", *other, "--no-tables", "-o", str(out))
-        assert result.exit_code == 2 and "quiescence 2" in one_error_line(result)
-        assert out.read_bytes() == kept
+    assert_a_batch_keeps("quiescence", 2, 3, out)
     summary = json.loads(invoke("stats", str(out), "--json").output)
     assert summary["quiescences"] == [2]
 
