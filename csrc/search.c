@@ -49,6 +49,10 @@
 #define SPLIT_DEPTH 6
 /* Tasks of a split root: 4 directions times 2 spawn values. */
 #define MAX_TASKS 8
+/* The looks of a search that one crowded leaf's look can reuse: a direct-
+ * mapped cache of 2^LOOK_BITS boards and values (64 KB), its own per search
+ * and per split task, as a look's value depends on its board alone. */
+#define LOOK_BITS 12
 
 struct s2048_searcher {
     tt_table tt;          /* the caller's thread's table: the whole search below SPLIT_DEPTH */
@@ -60,9 +64,17 @@ struct s2048_searcher {
     unsigned long tt_call;     /* the call the caller's table was last cleared (or kept) for */
 };
 
+/* A board whose look (quiescence_look) was computed, and its value; board 0
+ * is an empty slot, as a leaf always holds a tile. */
+typedef struct {
+    board_t board;
+    double value;
+} look_entry;
+
 typedef struct {
     const s2048_eval *eval;
     tt_table *tt;
+    look_entry *looks;  /* 2^LOOK_BITS entries, or NULL: no look is kept */
     double prune;
     int quiescence;  /* a leaf with at most this many empty cells looks one move further (-1: never) */
     int tt_top;  /* deepest remaining depth worth a table look-up (see search_root) */
@@ -99,14 +111,23 @@ static inline int lowest_flag_nibble(uint64_t m)
 #endif
 }
 
-/* Counts a node; in a timed search, sets aborted once the deadline passes. */
-static inline void count_node(search_state *st)
+/* Counts n nodes; in a timed search, sets aborted once the deadline passes. */
+static inline void count_nodes(search_state *st, uint64_t n)
 {
-    /* An untimed search keeps next_check at UINT64_MAX: one test per node. */
-    if (++st->nodes >= st->next_check) {
+    /* An untimed search keeps next_check at UINT64_MAX: one test per count. */
+    if ((st->nodes += n) >= st->next_check) {
         st->next_check = st->nodes + TIME_CHECK_NODES;
         if (now_seconds() >= st->deadline) st->aborted = 1;
     }
+}
+
+static inline void count_node(search_state *st) { count_nodes(st, 1); }
+
+/* A cleared look cache for a search with quiescence, else NULL (also when out
+ * of memory: the search is the same without it, only slower). */
+static look_entry *looks_new(int quiescence)
+{
+    return quiescence > 0 ? calloc((size_t)1 << LOOK_BITS, sizeof(look_entry)) : NULL;
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -249,8 +270,22 @@ static ALWAYS_INLINE double last_spawns(search_state *st, board_t b, board_t t, 
  * moves left, not by how its leaves were valued. */
 static NOINLINE double quiescence_look(search_state *st, board_t b, board_t t)
 {
+    look_entry *kept = NULL;
+    if (st->looks) {
+        kept = &st->looks[(b * 0x9e3779b97f4a7c15ULL) >> (64 - LOOK_BITS)];
+        if (kept->board == b) {
+            /* Counted as if searched again: node counts do not depend on the cache. */
+            count_nodes(st, 1 + 2 * (uint64_t)board_count_empty(b));
+            return kept->value;
+        }
+    }
     count_node(st);
-    return last_spawns(st, b, t, 1.0, -1);  /* its leaves are plain, whatever their probability */
+    double value = last_spawns(st, b, t, 1.0, -1);  /* its leaves are plain, whatever their probability */
+    if (kept) {
+        kept->board = b;
+        kept->value = value;
+    }
+    return value;
 }
 
 /* The children of a max node, as expand() gives them. */
@@ -441,6 +476,7 @@ static void run_task(const split_job *job, tt_table *tt, unsigned long *tt_call,
      * ones before it found, as the one-table search does: cleared once a call. */
     if (!job->timed || *tt_call != job->call) tt_clear(tt);
     *tt_call = job->call;
+    st.looks = looks_new(st.quiescence);
     int remaining = job->depth - 2;  /* of the chance nodes below the children */
     int maxed = board_has_two_maxed(task->board);
     double prob = 1.0 / task->cells * (task->four ? 0.1 : 0.9);
@@ -458,6 +494,7 @@ static void run_task(const split_job *job, tt_table *tt, unsigned long *tt_call,
             task->value[i] = leaf_max_node(&st, kid, kid_t, maxed, -1);
         }
     }
+    free(st.looks);
     task->nodes = st.nodes;
     task->cache_hits = st.cache_hits;
     task->aborted = st.aborted;
@@ -962,6 +999,7 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
     st.eval = e;
     st.tt = &s->tt;
     st.quiescence = quiescence;
+    st.looks = looks_new(quiescence);
 
     double values[4];
     int first = timed ? 1 : target;
@@ -990,5 +1028,6 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
     out->nodes = st.nodes;
     out->cache_hits = st.cache_hits;
     out->seconds = now_seconds() - start;
+    free(st.looks);
     return 0;
 }
