@@ -62,8 +62,8 @@ def duration(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def extras_text(danger: int | None, quiescence: int | None) -> str:
+def extras_text(danger: int | str | None, quiescence: int | str | None) -> str:
     """What follows "depth N" where --danger or --quiescence was given: ", danger C",
-    ", quiescence C", both, or nothing."""
+    ", quiescence C", both, or nothing (C as given: a count, or counts as "2/3")."""
     named = (("danger", danger), ("quiescence", quiescence))
     return "".join(f", {name} {cells}" for name, cells in named if cells is not None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from solve2048.board import Board
-from solve2048.cli.render import duration
+from solve2048.cli.render import duration, extras_text
 
 SHOWN_RANGES = 4  # seed ranges named in full; beyond, the first and last few
 
@@ -29,8 +29,9 @@ def seeds_text(ranges: list[list[int]]) -> str:
 def _games_detail(s: dict[str, Any]) -> str:
     """What the games are: their depth(s) and seeds, as the summary found them."""
     depths = s.get("depths") or ([s["depth"]] if s.get("depth") is not None else [])
-    extras = "".join(f", {name} {'/'.join(str(cells) for cells in s[key])}"
-                     for name, key in (("danger", "dangers"), ("quiescence", "quiescences")) if s.get(key))
+    dangers, quiescences = ("/".join(str(cells) for cells in s.get(key) or []) or None
+                            for key in ("dangers", "quiescences"))
+    extras = extras_text(dangers, quiescences)
     parts = []
     if len(depths) == 1:
         parts.append(f"depth {depths[0]}{extras}")

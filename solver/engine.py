@@ -120,11 +120,16 @@ def engine_prune(prune: Prune) -> float:
     return -1.0 if check_prune(prune) == PRUNE_AUTO else float(prune)
 
 
+def _check_cells(name: str, cells: int | None, low: int, high: int) -> int | None:
+    """Returns cells, or raises ValueError unless it is None or a count of empty cells, low..high."""
+    if cells is not None and (isinstance(cells, bool) or not isinstance(cells, int) or not low <= cells <= high):
+        raise InvalidArgumentError(f"expected a number of empty cells from {low} to {high} for {name}, got {cells!r}")
+    return cells
+
+
 def check_danger(danger: int | None) -> int | None:
     """Returns danger, or raises ValueError unless it is None or a count of empty cells, 0..16."""
-    if danger is not None and (isinstance(danger, bool) or not isinstance(danger, int) or not 0 <= danger <= 16):
-        raise InvalidArgumentError(f"expected a number of empty cells from 0 to 16 for danger, got {danger!r}")
-    return danger
+    return _check_cells("danger", danger, 0, 16)
 
 
 def engine_danger(danger: int | None) -> int:
@@ -137,10 +142,7 @@ def check_quiescence(quiescence: int | None) -> int | None:
     """Returns quiescence, or raises ValueError unless it is None or a count of
     empty cells, 1..15: a leaf, a board after a move, holds a tile and has an
     empty cell, so 0 would look at none."""
-    if quiescence is not None and (isinstance(quiescence, bool) or not isinstance(quiescence, int)
-                                   or not 1 <= quiescence <= 15):
-        raise InvalidArgumentError(f"expected a number of empty cells from 1 to 15 for quiescence, got {quiescence!r}")
-    return quiescence
+    return _check_cells("quiescence", quiescence, 1, 15)
 
 
 def engine_quiescence(quiescence: int | None) -> int:

@@ -138,21 +138,17 @@ def time_of(value: object, limits: Limits) -> float | None:
     return time_ms
 
 
-def danger_of(body: dict[str, Any], base: SearchSettings, depth: Depth, time_ms: float | None,
-              limits: Limits) -> int | None:
+def danger_of(body: dict[str, Any], base: SearchSettings, depth: Depth, time_ms: float | None) -> int | None:
     """The request's danger (null: never deeper). Unnamed, it is the server's
-    where the request's depth is fixed, untimed and below the deepest allowed,
-    as danger needs (the page never names it)."""
+    where the request's depth is fixed and untimed, as danger needs (the page
+    never names it); whether the search stays within the limits is settings_of's."""
     if "danger" not in body:
-        kept = isinstance(depth, int) and depth < limits.max_depth and time_ms is None
-        return base.danger if kept else None
+        return base.danger if isinstance(depth, int) and time_ms is None else None
     danger: int | None = body["danger"]
     try:
         check_deepening(danger, depth, time_ms)
     except ValueError as error:
         raise ApiError(str(error)) from None
-    if danger is not None and isinstance(depth, int) and depth >= limits.max_depth:
-        raise ApiError(f"depth {depth} with danger searches deeper than this server allows ({limits.max_depth})")
     return danger
 
 
@@ -195,7 +191,7 @@ def settings_of(body: dict[str, Any], base: SearchSettings, limits: Limits) -> S
     server is dropped where it would not, the server's quiescence first."""
     depth = depth_of(body.get("depth", base.depth), limits)
     time_ms = time_of(body.get("time_ms", base.time_ms), limits)
-    danger = danger_of(body, base, depth, time_ms, limits)
+    danger = danger_of(body, base, depth, time_ms)
     quiescence = quiescence_of(body, base)
     if _reach(depth, danger, quiescence) > limits.max_depth and "quiescence" not in body:
         quiescence = None
