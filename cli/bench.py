@@ -9,7 +9,7 @@ import click
 
 from solve2048.benchmark import run_bench
 from solve2048.cli.interrupt import interruptible
-from solve2048.cli.params import search_options
+from solve2048.cli.params import danger_option, quiescence_option, search_options
 from solve2048.engine import MAX_DEPTH, Prune
 
 PROGRESS_AFTER_SECONDS = 1.0   # a bench quicker than this says nothing while it runs
@@ -42,18 +42,26 @@ class Progress:
             click.echo("\r\x1b[K", err=True, nl=False)
 
 
+def off_or(cells: int | None) -> str:
+    """A setting in empty cells as the bench prints it."""
+    return "off" if cells is None else f"{cells} empty cells"
+
+
 @click.command()
 @click.option("-d", "--depth", type=click.IntRange(1, MAX_DEPTH), default=4, show_default=True,
               help="Search depth for every position (from about 7, minutes: progress goes to stderr).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object to stdout.")
+@danger_option
+@quiescence_option
 @search_options
-def bench(depth: int, as_json: bool, prune: Prune, tt_mb: int) -> None:
+def bench(depth: int, as_json: bool, prune: Prune, tt_mb: int, danger: int | None, quiescence: int | None) -> None:
     """Search the fixed positions at one depth: node count (a signature of the
     search, the same on every machine) and speed. --prune 0.0001 is the peer's
-    pruning."""
+    pruning; --danger and --quiescence measure what those settings cost."""
     progress = Progress()
     try:
-        figures = interruptible(lambda: run_bench(depth, prune, tt_mb, progress))
+        figures = interruptible(lambda: run_bench(depth, prune, tt_mb, progress, danger=danger,
+                                                  quiescence=quiescence))
     finally:
         progress.close()
     if as_json:
@@ -62,6 +70,8 @@ def bench(depth: int, as_json: bool, prune: Prune, tt_mb: int) -> None:
     click.echo(f"Positions:         {figures['positions']}")
     click.echo(f"Depth:             {figures['depth']}")
     click.echo(f"Prune:             {figures['prune']}")
+    click.echo(f"Danger:            {off_or(figures['danger'])}")
+    click.echo(f"Quiescence:        {off_or(figures['quiescence'])}")
     click.echo(f"Nodes searched:    {figures['nodes']}")
     click.echo(f"Nodes/second:      {figures['nodes_per_second']:,.0f}")
     click.echo(f"ms per move:       {figures['ms_per_move_median']:.4f} (median)")

@@ -247,6 +247,24 @@ def threads_option(command: F) -> F:
     )(command)
 
 
+def quiescence_option(command: F) -> F:
+    """--quiescence CELLS: how crowded a leaf must be to look one move further."""
+    return click.option(
+        "--quiescence", type=click.IntRange(1, 15), default=None, metavar="CELLS",
+        help="Look one more spawn and move past a leaf (a board after the last move looked at) "
+             "with at most this many empty cells, where the heuristic misjudges most.",
+    )(command)
+
+
+def danger_option(command: F) -> F:
+    """--danger CELLS: how crowded a root must be to search one move deeper."""
+    return click.option(
+        "--danger", type=click.IntRange(0, 16), default=None, metavar="CELLS",
+        help="With a fixed --depth, search one move deeper on a board with at most this many "
+             "empty cells (depth 'auto' does so at 3).",
+    )(command)
+
+
 def _settings_options(command: Callable[..., Any], with_threads: bool) -> Callable[..., Any]:
     @functools.wraps(command)
     def with_settings(*args: Any, depth: Depth, time_ms: float | None, prune: Prune, tt_mb: int,
@@ -265,16 +283,7 @@ def _settings_options(command: Callable[..., Any], with_threads: bool) -> Callab
             raise InputError(str(error)) from None
         return command(*args, settings=settings, **kwargs)
 
-    with_settings = click.option(
-        "--quiescence", type=click.IntRange(1, 15), default=None, metavar="CELLS",
-        help="Look one more spawn and move past a leaf (a board after the last move looked at) "
-             "with at most this many empty cells, where the heuristic misjudges most.",
-    )(with_settings)
-    with_settings = click.option(
-        "--danger", type=click.IntRange(0, 16), default=None, metavar="CELLS",
-        help="With a fixed --depth, search one move deeper on a board with at most this many "
-             "empty cells (depth 'auto' does so at 3).",
-    )(with_settings)
+    with_settings = danger_option(quiescence_option(with_settings))
     with_settings = click.option(
         "-d", "--depth", type=DEPTH, default="auto", show_default=True,
         help="Moves to look ahead (the first included), or 'auto' by board difficulty.",

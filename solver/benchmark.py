@@ -15,6 +15,7 @@ from typing import Any
 from solve2048.board import Board
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, Prune, Searcher
 from solve2048.search import analyze
+from solve2048.settings import SearchSettings
 
 
 def load_positions() -> list[Board]:
@@ -24,16 +25,20 @@ def load_positions() -> list[Board]:
 
 
 def run_bench(depth: int, prune: Prune = DEFAULT_PRUNE, tt_mb: float = DEFAULT_TT_MB,
-              on_position: Callable[[int, int, float], None] | None = None) -> dict[str, Any]:
-    """Searches every position at ``depth`` with a cleared table; returns the
-    figures. ``on_position(done, total, seconds)`` is called after each one."""
+              on_position: Callable[[int, int, float], None] | None = None, *,
+              danger: int | None = None, quiescence: int | None = None) -> dict[str, Any]:
+    """Searches every position at ``depth`` (with ``danger`` and ``quiescence``
+    as in SearchSettings) with a cleared table; returns the figures.
+    ``on_position(done, total, seconds)`` is called after each one."""
     positions = load_positions()
+    settings = SearchSettings(depth=depth, prune=prune, tt_mb=tt_mb, threads=1, danger=danger,
+                              quiescence=quiescence)
     searcher = Searcher(tt_mb)
     nodes = 0
     times = []
     start = time.perf_counter()
     for board in positions:
-        result = analyze(board, depth=depth, prune=prune, searcher=searcher)
+        result = analyze(board, settings, searcher=searcher)
         nodes += result.nodes
         times.append(result.seconds)
         if on_position:
@@ -45,6 +50,8 @@ def run_bench(depth: int, prune: Prune = DEFAULT_PRUNE, tt_mb: float = DEFAULT_T
         "depth": depth,
         "prune": prune,
         "tt_mb": tt_mb,
+        "danger": danger,
+        "quiescence": quiescence,
         "nodes": nodes,
         "seconds": seconds,
         "nodes_per_second": nodes / search_seconds if search_seconds else 0.0,

@@ -125,8 +125,9 @@ def test_bench_json_and_pinned_node_count() -> None:
     # Update these numbers only together with a note on why the search changed.
     for depth, nodes in ((2, 1702), (3, 37527), (4, 243603), (5, 912534)):
         data = json.loads(run("bench", "--depth", str(depth), "--json").output)
-        assert set(data) == {"positions", "depth", "prune", "tt_mb", "nodes", "seconds",
-                             "nodes_per_second", "ms_per_move_median"}
+        assert set(data) == {"positions", "depth", "prune", "tt_mb", "danger", "quiescence", "nodes",
+                             "seconds", "nodes_per_second", "ms_per_move_median"}
+        assert data["danger"] is None and data["quiescence"] is None
         assert data["positions"] == 50
         assert data["nodes"] == nodes, data
 

@@ -70,7 +70,8 @@ COMMANDS = {
     "review": (False, [SMALL_DEPTH, option("--threshold", NUMBERS), option("--worst", NUMBERS),
                        option("--plot", PATHS), ("--json", None), *GAME_SEARCH]),
     "bench": (False, [option("--depth", st.sampled_from(["0", "1", "17", "x", "nan"])),
-                      option("--prune", NUMBERS), option("--tt-mb", NUMBERS)]),
+                      option("--prune", NUMBERS), option("--tt-mb", NUMBERS),
+                      option("--danger", NUMBERS), option("--quiescence", NUMBERS)]),
     "game": (False, [option("--seed", NUMBERS), option("--tables-dir", PATHS)]),
 }
 POSITIONAL = {"replay": PATHS, "stats": PATHS, "review": PATHS}

@@ -260,3 +260,22 @@ def test_the_server_takes_quiescence_in_its_requests_and_says_its_own() -> None:
         assert status == 400 and "from 1 to 15" in answer["error"]
         status, _, info = request(server, "GET", "/api/info", b"", {})
         assert status == 200 and json.loads(info)["quiescence"] == 3
+
+
+def test_the_bench_measures_a_look_at_every_leaf_as_one_move_deeper() -> None:
+    # Without pruning or a table (whose hits would differ: looks are not kept
+    # in it), a look at every leaf is the search one move deeper, node for node;
+    # so is danger on every root.
+    from solve2048.benchmark import run_bench
+
+    deeper = run_bench(3, prune=0.0, tt_mb=0)["nodes"]
+    assert run_bench(2, prune=0.0, tt_mb=0, quiescence=15)["nodes"] == deeper
+    assert run_bench(2, prune=0.0, tt_mb=0, danger=16)["nodes"] == deeper
+    looked = json.loads(invoke("bench", "-d", "2", "--quiescence", "2", "--json").output)
+    plain = json.loads(invoke("bench", "-d", "2", "--json").output)
+    assert looked["quiescence"] == 2 and looked["danger"] is None
+    assert deeper > looked["nodes"] > plain["nodes"]  # the bench's late boards are crowded
+    text = invoke("bench", "-d", "2", "--quiescence", "2").output
+    assert "Quiescence:        2 empty cells" in text and "Danger:            off" in text
+    result = invoke("bench", "--quiescence", "16")
+    assert result.exit_code == 2 and "'--quiescence': 16 is not in the range 1<=x<=15" in one_error_line(result)
