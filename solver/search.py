@@ -69,7 +69,10 @@ def analyze(board: Board | str, settings: SearchSettings | None = None, *,
     ``settings`` (or a SearchSettings made of ``fields``: ``depth=3``).
 
     ``time_ms`` switches to iterative deepening that keeps the deepest depth
-    completed in time (``depth`` is then a cap, "auto" meaning none). ``prune`` is
+    completed in time (``depth`` is then a cap, "auto" meaning none). Its values
+    may differ from those of an untimed search to that depth: each depth keeps
+    what it found in the table for the next, and a searcher made with
+    ``reuse_deeper`` (the default) answers from values searched deeper. ``prune`` is
     the cumulative probability below which a branch is scored by the heuristic;
     "auto" is 2**-(d + 4) for a search to depth d. The heuristic is
     ``settings.search_weights``. ``tt_mb`` sizes the transposition table of this
