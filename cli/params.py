@@ -227,8 +227,9 @@ def table_options(command: F) -> F:
 
 def settings_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The search settings every searching command shares, --depth, --danger,
-    --quiescence, --time, --prune, --tt-mb, --threads and the tables' options, declared once; the
-    command gets them as one SearchSettings, ``settings``, its tables loaded."""
+    --quiescence, --late-quiescence, --time, --prune, --tt-mb, --threads and the
+    tables' options, declared once; the command gets them as one SearchSettings,
+    ``settings``, its tables loaded."""
     return _settings_options(command, with_threads=True)
 
 
@@ -269,7 +270,8 @@ def _settings_options(command: Callable[..., Any], with_threads: bool) -> Callab
     @functools.wraps(command)
     def with_settings(*args: Any, depth: Depth, time_ms: float | None, prune: Prune, tt_mb: int,
                       no_tables: bool, tables_dir: Path | None, table_min_prob: float, danger: int | None,
-                      quiescence: int | None, threads: int = 1, **kwargs: Any) -> Any:
+                      quiescence: int | None, late_quiescence: int | None, threads: int = 1,
+                      **kwargs: Any) -> Any:
         check_thread_tables(tt_mb, threads)
         try:
             check_deepening(danger, depth, time_ms)
@@ -278,11 +280,17 @@ def _settings_options(command: Callable[..., Any], with_threads: bool) -> Callab
         tables = open_tables(no_tables, tables_dir, table_min_prob)
         try:
             settings = SearchSettings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb, tables=tables,
-                                      threads=threads, danger=danger, quiescence=quiescence)
+                                      threads=threads, danger=danger, quiescence=quiescence,
+                                      late_quiescence=late_quiescence)
         except ValueError as error:  # each option was checked alone; this is what they say together
             raise InputError(str(error)) from None
         return command(*args, settings=settings, **kwargs)
 
+    with_settings = click.option(
+        "--late-quiescence", type=click.IntRange(1, 15), default=None, metavar="CELLS",
+        help="Once the board holds 32768 or more, look past leaves with at most this many empty "
+             "cells instead of --quiescence's.",
+    )(with_settings)
     with_settings = danger_option(quiescence_option(with_settings))
     with_settings = click.option(
         "-d", "--depth", type=DEPTH, default="auto", show_default=True,

@@ -136,7 +136,7 @@ def summary_lines(game: Game, interrupted: bool) -> list[str]:
 def _effort_text(r: GameResult) -> str:
     """How hard the search was told to think: a depth, or a time per move."""
     if r.time_ms is None:
-        return f"depth {r.depth}{extras_text(r.danger, r.quiescence)}"
+        return f"depth {r.depth}{extras_text(r.danger, r.quiescence, r.late_quiescence)}"
     cap = "" if r.depth_setting is None else f", depth at most {r.depth_setting}"
     return f"{r.time_ms:g} ms per move{cap}"
 
@@ -184,7 +184,8 @@ def play(seed: int | None, record_path: str | None, overwrite: bool, as_json: bo
     try:
         if writer:
             writer.start(seed, settings.depth, game.start_board.cells, given=game.given_start,
-                         danger=settings.danger, quiescence=settings.quiescence)
+                         danger=settings.danger, quiescence=settings.quiescence,
+                         late_quiescence=settings.late_quiescence)
         with sigint_flag() as interrupt, KeyReader(view.enabled) as keys:
             if keys.enabled:
                 view.keys_help = KEYS_HELP

@@ -151,7 +151,7 @@ def _settings_text(settings: SearchSettings, reviews: Sequence[MoveReview]) -> s
         what = "depth auto" + (f" ({depths[0]}–{depths[-1]})" if len(depths) > 1 else
                                f" ({depths[0]})" if depths else "")
     else:
-        what = f"depth {settings.depth}{extras_text(settings.danger, settings.quiescence)}"
+        what = f"depth {settings.depth}{extras_text(settings.danger, settings.quiescence, settings.late_quiescence)}"
     return what + (", with endgame tables" if settings.tables else ", no tables")
 
 
@@ -206,6 +206,7 @@ def _json(summary: ReviewSummary, reviews: Sequence[MoveReview], checked: Record
         "time_ms": settings.time_ms,
         "danger": settings.danger,
         "quiescence": settings.quiescence,
+        "late_quiescence": settings.late_quiescence,
         "tables": settings.tables is not None,
         "mistake_moves": [r.move for r in reviews if r.mistake],
         "losses": [r.loss for r in reviews],

@@ -29,9 +29,9 @@ def seeds_text(ranges: list[list[int]]) -> str:
 def _games_detail(s: dict[str, Any]) -> str:
     """What the games are: their depth(s) and seeds, as the summary found them."""
     depths = s.get("depths") or ([s["depth"]] if s.get("depth") is not None else [])
-    dangers, quiescences = ("/".join(str(cells) for cells in s.get(key) or []) or None
-                            for key in ("dangers", "quiescences"))
-    extras = extras_text(dangers, quiescences)
+    dangers, quiescences, lates = ("/".join(str(cells) for cells in s.get(key) or []) or None
+                                   for key in ("dangers", "quiescences", "late_quiescences"))
+    extras = extras_text(dangers, quiescences, lates)
     parts = []
     if len(depths) == 1:
         parts.append(f"depth {depths[0]}{extras}")

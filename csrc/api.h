@@ -262,15 +262,17 @@ void s2048_game_start(s2048_game *g, uint64_t seed, uint64_t low, uint16_t high)
 /* Plays up to max_steps moves, writing one step each. A move comes from the
  * endgame tables when the probe's answer is trusted (the set's threshold for
  * that table's shape; tables may be NULL), else from the search (settings as
- * for s2048_analyze, its table cleared before every move), both on the
+ * for s2048_analyze, its table cleared before every move; late_quiescence >= 1
+ * replaces quiescence once the board holds a tile of 32768 or more, -1
+ * never), both on the
  * board's 64-bit copy (s2048_downgrade); the move itself is played on the
  * wide board. Stops early when
  * the game ends, or after the winning move if stop_at_win. Returns the number
  * of moves played, or -1 for a bad argument. */
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                     const s2048_tableset *tables,
-                    int depth, int danger, int quiescence, double time_ms, double prune, int stop_at_win,
-                    s2048_step *steps, int max_steps);
+                    int depth, int danger, int quiescence, int late_quiescence, double time_ms, double prune,
+                    int stop_at_win, s2048_step *steps, int max_steps);
 
 /* CDEF END */
 

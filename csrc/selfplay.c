@@ -95,18 +95,30 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
     return 0;
 }
 
+/* Whether the game holds a tile of 32768 or more: a fifth bit (65536 and
+ * up), or a nibble of 15. */
+static int holds_32768(const s2048_game *g)
+{
+    uint64_t b = g->board;
+    return g->high != 0 || (b & b >> 1 & b >> 2 & b >> 3 & 0x1111111111111111ULL) != 0;
+}
+
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                     const s2048_tableset *tables,
-                    int depth, int danger, int quiescence, double time_ms, double prune, int stop_at_win,
-                    s2048_step *steps, int max_steps)
+                    int depth, int danger, int quiescence, int late_quiescence, double time_ms, double prune,
+                    int stop_at_win, s2048_step *steps, int max_steps)
 {
-    if (!g || !s || !e || (!steps && max_steps > 0) || max_steps < 0) return -1;
+    if (!g || !s || !e || (!steps && max_steps > 0) || max_steps < 0
+        || late_quiescence < -1 || late_quiescence > 15) return -1;
     int played = 0;
     while (played < max_steps && !g->over) {
         s2048_step *step = &steps[played];
         int dir;
         s2048_probe probe;
-        if (choose_move(g, s, e, tables, depth, danger, quiescence, time_ms, prune, &dir, step, &probe) != 0)
+        /* The last phase, from the first 32768 on, may look at other leaves
+         * (docs/search.md, "Quiescence by the game's phase"). */
+        int look = late_quiescence >= 0 && holds_32768(g) ? late_quiescence : quiescence;
+        if (choose_move(g, s, e, tables, depth, danger, look, time_ms, prune, &dir, step, &probe) != 0)
             return -1;
         if (dir < 0) {
             g->over = 1;

@@ -32,6 +32,7 @@ from solve2048.engine import (
     LEGACY_PRUNE,
     Prune,
     Weights,
+    check_late_quiescence,
     check_prune,
     check_quiescence,
     check_tt_mb,
@@ -56,9 +57,9 @@ CONNECT_GRACE = 2
 WORKER_WAIT_SECONDS = 30.0
 # What a results line records of its settings, as settings_of reads it: the
 # depth as text, prune, tt_mb, the tables' threshold (None: off), time_ms, the
-# start board, danger, quiescence, the labels of the tables played with (None:
-# off) and each one's threshold (None: off).
-ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None, int | None, int | None,
+# start board, danger, quiescence, late quiescence, the labels of the tables
+# played with (None: off) and each one's threshold (None: off).
+ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None, int | None, int | None, int | None,
                    tuple[str, ...] | None, tuple[float, ...] | None]
 # The tables a line that names none was played with: the default set until
 # the chain table of anchor 1024 joined it (2026-12-01), in TableSet.specs order.
@@ -88,6 +89,7 @@ class Settings:
     start: str | None = None        # every game from this board (its hex), else a new game
     danger: int | None = None       # as SearchSettings.danger
     quiescence: int | None = None   # as SearchSettings.quiescence
+    late_quiescence: int | None = None  # as SearchSettings.late_quiescence
 
     @classmethod
     def of(cls, search: SearchSettings, start: Board | None = None) -> Settings:
@@ -103,19 +105,20 @@ class Settings:
                    table_trust=tables.thresholds if tables is not None else (),
                    table_sums=(tables.sums or ()) if tables is not None else (),
                    weights=search.weights,
-                   start=start.hex() if start is not None else None, danger=search.danger, quiescence=search.quiescence)
+                   start=start.hex() if start is not None else None, danger=search.danger, quiescence=search.quiescence,
+                   late_quiescence=search.late_quiescence)
 
     @property
     def results_key(self) -> ResultsKey:
         """What ``settings_of`` reads from the lines these settings write."""
         return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms, self.start, self.danger,
-                self.quiescence, self.table_set_tag, self.table_trust_tag)
+                self.quiescence, self.late_quiescence, self.table_set_tag, self.table_trust_tag)
 
     def search_settings(self, tables: TableSet | None) -> SearchSettings:
         # One thread a game: a batch plays as many games at once as it has cores.
         return SearchSettings(depth=self.depth, time_ms=self.time_ms, prune=self.prune, tt_mb=self.tt_mb,
                               weights=self.weights, tables=tables, threads=1, danger=self.danger,
-                              quiescence=self.quiescence)
+                              quiescence=self.quiescence, late_quiescence=self.late_quiescence)
 
     def __post_init__(self) -> None:
         # Checked here, in the caller's process: a bad setting found by a worker
@@ -124,6 +127,7 @@ class Settings:
         check_time(self.time_ms)
         check_deepening(self.danger, self.depth, self.time_ms)
         check_quiescence(self.quiescence)
+        check_late_quiescence(self.late_quiescence)
         check_prune(self.prune)
         # One table per worker; the workers of a cluster have memory of their
         # own, so the caller checks how many share this machine (check_tt_mb).
@@ -178,7 +182,7 @@ class BatchError(Solve2048Error, RuntimeError):
 def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, Any]:
     """One line of a results file."""
     settings = settings or Settings(depth=result.depth, time_ms=result.time_ms, danger=result.danger,
-                                    quiescence=result.quiescence)
+                                    quiescence=result.quiescence, late_quiescence=result.late_quiescence)
     return {
         "seed": result.seed,
         "depth": result.depth,
@@ -198,6 +202,7 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "time_ms": settings.time_ms,
         "danger": settings.danger,
         "quiescence": settings.quiescence,
+        "late_quiescence": settings.late_quiescence,
         "start": settings.start,
         "final_board": result.final_board.hex(),
         "uncovered_moves": result.uncovered_moves,
@@ -217,9 +222,10 @@ def _batch_settings(settings: Settings | SearchSettings) -> Settings:
 
 def settings_of(row: dict[str, Any]) -> ResultsKey:
     """The settings a results line was played with (lines without prune, tt_mb,
-    tables, time_ms, danger, table_set, table_trust or quiescence were played with the
-    defaults of their time: prune 1e-4, no tables, no time limit, never deeper,
-    the 4-table set, the thresholds by shape, plain leaves)."""
+    tables, time_ms, danger, table_set, table_trust, quiescence or late_quiescence were
+    played with the defaults of their time: prune 1e-4, no tables, no time limit, never
+    deeper, the 4-table set, the thresholds by shape, plain leaves, one quiescence for the
+    whole game)."""
     table_set, table_trust = row.get("table_set"), row.get("table_trust")
     if row.get("tables") is None:
         table_set = table_trust = None
@@ -230,7 +236,7 @@ def settings_of(row: dict[str, Any]) -> ResultsKey:
             table_trust = [legacy_threshold(label, row["tables"]) for label in table_set]
     return (str(row.get("depth")), row.get("prune", LEGACY_PRUNE), row.get("tt_mb", DEFAULT_TT_MB),
             row.get("tables"), row.get("time_ms"), row.get("start"), row.get("danger"), row.get("quiescence"),
-            tuple(table_set) if table_set is not None else None,
+            row.get("late_quiescence"), tuple(table_set) if table_set is not None else None,
             tuple(table_trust) if table_trust is not None else None)
 
 

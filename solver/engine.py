@@ -151,6 +151,19 @@ def engine_quiescence(quiescence: int | None) -> int:
     return -1 if checked is None else checked
 
 
+def check_late_quiescence(late_quiescence: int | None) -> int | None:
+    """Returns late_quiescence (the quiescence of a board holding 32768 or
+    more), or raises ValueError unless it is None or a count of empty cells,
+    1..15, as quiescence."""
+    return _check_cells("late quiescence", late_quiescence, 1, 15)
+
+
+def engine_late_quiescence(late_quiescence: int | None) -> int:
+    """late_quiescence as the C game loop takes it (-1: quiescence throughout)."""
+    checked = check_late_quiescence(late_quiescence)
+    return -1 if checked is None else checked
+
+
 # ---- rules -----------------------------------------------------------------
 
 
@@ -215,10 +228,22 @@ def search_board(board: Bitboard) -> Bitboard:
     without a C call for a board of 64 bits holding at most one 32768 (rank 15,
     the nibble 0xf), which is its own copy."""
     if board <= LOW_MASK:
-        maxed = board & board >> 1 & board >> 2 & board >> 3 & _CELL_LOW_BITS  # bit 4i: cell i is 0xf
+        maxed = _maxed_cells(board)
         if not maxed & (maxed - 1):
             return board
     return downgrade(board)[0]
+
+
+def _maxed_cells(board: Bitboard) -> int:
+    """Bit 4i set where cell i of the 64-bit part is the nibble 0xf (32768)."""
+    return board & board >> 1 & board >> 2 & board >> 3 & _CELL_LOW_BITS
+
+
+def holds_32768(board: Bitboard) -> bool:
+    """Whether the board holds a tile of 32768 or more: past 64 bits (65536
+    and up), or a nibble of 15. The last phase of a game, where
+    SearchSettings.late_quiescence replaces quiescence."""
+    return board > LOW_MASK or _maxed_cells(board) != 0
 
 
 def downgrade(board: Bitboard) -> tuple[Bitboard, bool]:

@@ -70,10 +70,12 @@ class RecordWriter:
         self._stream.write(json.dumps(obj, separators=(", ", ": ")) + "\n")
 
     def start(self, seed: int | None, depth: int | str | None, cells: Iterable[int],
-              given: bool = False, danger: int | None = None, quiescence: int | None = None) -> None:
+              given: bool = False, danger: int | None = None, quiescence: int | None = None,
+              late_quiescence: int | None = None) -> None:
         """The start line; ``given`` marks a game played from a given board (play
         --start), ``danger`` one whose crowded boards were searched deeper (--danger),
-        ``quiescence`` one whose crowded leaves looked one move further (--quiescence)."""
+        ``quiescence`` one whose crowded leaves looked one move further (--quiescence),
+        ``late_quiescence`` its quiescence once the board held 32768 (--late-quiescence)."""
         line: dict[str, Any] = {"type": "start", "seed": seed, "depth": depth, "board": list(cells)}
         if given:
             line["given"] = True
@@ -81,6 +83,8 @@ class RecordWriter:
             line["danger"] = danger
         if quiescence is not None:
             line["quiescence"] = quiescence
+        if late_quiescence is not None:
+            line["late_quiescence"] = late_quiescence
         self._write(line)
         self._stream.flush()
 

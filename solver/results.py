@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from solve2048.board import Board, InvalidBoardError
-from solve2048.engine import MAX_DEPTH, check_danger, check_prune, check_quiescence
+from solve2048.engine import MAX_DEPTH, check_danger, check_late_quiescence, check_prune, check_quiescence
 from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.rng import MAX_SEED
 from solve2048.settings import MAX_TIME_MS, check_deepening, check_depth
@@ -28,8 +28,8 @@ from solve2048.settings import MAX_TIME_MS, check_deepening, check_depth
 MAX_LINE = 4096  # far longer than any line a batch writes
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
           "prune", "tt_mb", "tables", "table_set", "table_trust", "table_sums", "table_moves", "time_ms", "danger",
-          "quiescence", "start", "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table",
-          "last_trusted", "stretch_start", "stretch_probability", "engine")
+          "quiescence", "late_quiescence", "start", "final_board", "uncovered_moves", "last_covered",
+          "last_probability", "last_table", "last_trusted", "stretch_start", "stretch_probability", "engine")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -178,6 +178,7 @@ def _check_settings(row: dict[str, Any]) -> None:
             raise InvalidArgumentError(f"{error}, but this line has depth {row.get('depth')!r} and "
                                        f"time_ms {row.get('time_ms')!r}") from None
     _setting(row, "quiescence", check_quiescence, "null or a number of empty cells from 1 to 15")
+    _setting(row, "late_quiescence", check_late_quiescence, "null or a number of empty cells from 1 to 15")
     if row.get("tt_mb") is not None:
         _real(row, "tt_mb", 0)
     if row.get("tables") is not None:
@@ -299,8 +300,8 @@ def check_game(row: object) -> dict[str, Any]:
     """Returns ``row`` if it is a game result the rules allow, else raises
     ValueError naming the first field that is wrong. Fields older lines lack
     (won, won_at_move, prune, tt_mb, tables, table_set, table_trust, table_sums, table_moves, depth,
-    time_ms, danger, quiescence, start, final_board, uncovered_moves, last_covered, last_probability, last_table,
-    last_trusted, stretch_start, stretch_probability, engine)
+    time_ms, danger, quiescence, late_quiescence, start, final_board, uncovered_moves, last_covered,
+    last_probability, last_table, last_trusted, stretch_start, stretch_probability, engine)
     may be absent."""
     if not isinstance(row, dict):
         raise InvalidArgumentError(f"a game result is a JSON object, not {type(row).__name__}")

@@ -90,6 +90,8 @@ def analyze(board: Board | str, settings: SearchSettings | None = None, *,
     # go to C as they are (engine_args, cached), and the result comes back as
     # one tuple, so that the Python around a search costs about 1.5 us.
     depth, danger, quiescence, time_ms, prune, weights = settings.engine_args
+    if settings.late_quiescence is not None and engine.holds_32768(int(position)):
+        quiescence = settings.engine_late_quiescence  # the game's last phase, as the C game loop plays it
     searcher = searcher or engine.thread_searcher(settings.tt_mb, settings.threads)
     up, down, left, right, legal, best, depth, nodes, cache_hits, seconds = searcher.search(
         engine.search_board(int(position)),  # the board itself below 65536 (csrc/ladder.c)

@@ -59,6 +59,7 @@ class GameResult:
     stretch_probability: float | None = None  # the covering table's success probability there
     danger: int | None = None  # one move deeper at this many empty cells or fewer (SearchSettings.danger)
     quiescence: int | None = None  # leaves this crowded looked one move further (SearchSettings.quiescence)
+    late_quiescence: int | None = None  # the same once the board held 32768 (SearchSettings.late_quiescence)
 
     @property
     def depth_setting(self) -> Depth | None:
@@ -78,6 +79,7 @@ class GameResult:
             "time_ms": self.time_ms,
             "danger": self.danger,
             "quiescence": self.quiescence,
+            "late_quiescence": self.late_quiescence,
             "score": self.score,
             "max_tile": self.max_tile,
             "moves": self.moves,
@@ -207,7 +209,7 @@ class Game:
             self._state, self._searcher._handle, self._evaluator._handle,
             self.tables.handle if self.tables else ffi.NULL,
             self.settings.engine_depth, self.settings.engine_danger, self.settings.engine_quiescence,
-            self.settings.engine_time_ms, self._prune,
+            self.settings.engine_late_quiescence, self.settings.engine_time_ms, self._prune,
             int(self._stop_at_win),
             self._buffer, count,
         )
@@ -246,6 +248,7 @@ class Game:
             time_ms=self.settings.time_ms,
             danger=self.settings.danger,
             quiescence=self.settings.quiescence,
+            late_quiescence=self.settings.late_quiescence,
             uncovered_moves=self.uncovered_moves,
             last_covered=self.last_covered,
             last_probability=last.probability if last else None,

@@ -22,11 +22,13 @@ from solve2048.engine import (
     Prune,
     Weights,
     check_danger,
+    check_late_quiescence,
     check_prune,
     check_quiescence,
     check_threads,
     check_tt_mb,
     engine_danger,
+    engine_late_quiescence,
     engine_prune,
     engine_quiescence,
     thread_tables,
@@ -77,7 +79,8 @@ class SearchSettings:
     allows, ``depth`` then being a cap; with ``danger``, a fixed depth one
     move deeper on a board with at most that many empty cells, as "auto"
     does at 3; with ``quiescence``, a leaf with at most that many empty cells
-    worth one more spawn and move), how much of the tree is pruned
+    worth one more spawn and move, and with ``late_quiescence``, the same for
+    a board holding 32768 or more in its place), how much of the tree is pruned
     (``prune``), the transposition table's size (``tt_mb``), the heuristic
     (``weights``; None lets the tables choose, see ``heuristic``), the
     endgame tables whose sure moves replace the search (``tables``) and the
@@ -95,12 +98,14 @@ class SearchSettings:
     threads: int = DEFAULT_THREADS
     danger: int | None = None
     quiescence: int | None = None
+    late_quiescence: int | None = None
 
     def __post_init__(self) -> None:
         check_depth(self.depth)
         check_time(self.time_ms)
         check_deepening(self.danger, self.depth, self.time_ms)
         check_quiescence(self.quiescence)
+        check_late_quiescence(self.late_quiescence)
         check_prune(self.prune)
         check_tt_mb(self.tt_mb)  # one table first: its own message when even one does not fit
         check_tt_mb(self.tt_mb, copies=thread_tables(check_threads(self.threads)))
@@ -165,6 +170,10 @@ class SearchSettings:
     @property
     def engine_quiescence(self) -> int:
         return engine_quiescence(self.quiescence)
+
+    @property
+    def engine_late_quiescence(self) -> int:
+        return engine_late_quiescence(self.late_quiescence)
 
     @property
     def engine_time_ms(self) -> float:

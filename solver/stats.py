@@ -96,6 +96,9 @@ def summarize(rows: Sequence[dict[str, Any]], depth: object = None, seed: object
         "dangers": sorted({int(r["danger"]) for r in rows if r.get("danger") is not None}),
         # The --quiescence settings games were played with; [] when none was.
         "quiescences": sorted({int(r["quiescence"]) for r in rows if r.get("quiescence") is not None}),
+        # The --late-quiescence settings games were played with; [] when none was.
+        "late_quiescences": sorted({int(r["late_quiescence"]) for r in rows
+                                    if r.get("late_quiescence") is not None}),
         "score": {
             "mean": statistics.fmean(scores) if n else 0.0,
             "median": statistics.median(scores) if n else 0.0,

@@ -149,7 +149,8 @@ def one_error_line(result) -> str:
 
 
 def assert_a_batch_keeps(setting: str, value: int, other: int, out: Path) -> list[dict]:
-    """A batch of 2 games at depth 1 with --SETTING VALUE: each line records it
+    """A batch of 2 games at depth 1 with --SETTING VALUE (its dashes underscores
+    in SETTING, the line's field): each line records it
     and is the game play_game plays with it; a resume with OTHER or without
     the setting is refused in one line naming the file's, and the file is
     kept. Returns the lines, by seed."""
@@ -163,14 +164,15 @@ def assert_a_batch_keeps(setting: str, value: int, other: int, out: Path) -> lis
     def batch(*options: str):
         return CliRunner().invoke(cli, ["batch", "-d", "1", "--no-tables", "-o", str(out), *options])
 
-    assert batch("-n", "2", f"--{setting}", str(value)).exit_code == 0
+    option, named = "--" + setting.replace("_", "-"), setting.replace("_", " ")
+    assert batch("-n", "2", option, str(value)).exit_code == 0
     kept = out.read_bytes()
     rows = sorted((json.loads(line) for line in kept.decode().splitlines()), key=lambda row: row["seed"])
     assert [row[setting] for row in rows] == [value, value]
     assert [row["score"] for row in rows] == [play_game(seed, depth=1, **{setting: value}).score for seed in (0, 1)]
-    for options in ([f"--{setting}", str(other)], []):
+    for options in ([option, str(other)], []):
         result = batch("-n", "3", *options)
-        assert result.exit_code == 2 and f"{setting} {value}" in one_error_line(result)
+        assert result.exit_code == 2 and f"{named} {value}" in one_error_line(result)
         assert out.read_bytes() == kept
     return rows
 

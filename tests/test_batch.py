@@ -32,18 +32,19 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     result = invoke("-n", "12", "-d", "1", "-s", "100", "-j", "2", "-o", str(out), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"games", "depth", "seed", "seeds", "depths", "starts", "dangers", "quiescences", "score",
-                         "reach", "reach_ci", "moves", "seconds", "moves_per_second", "seconds_per_game",
-                         "table_move_share"}
+    assert set(data) == {"games", "depth", "seed", "seeds", "depths", "starts", "dangers", "quiescences",
+                         "late_quiescences", "score", "reach", "reach_ci", "moves", "seconds", "moves_per_second",
+                         "seconds_per_game", "table_move_share"}
     assert data["starts"] == [] and data["dangers"] == [] and data["quiescences"] == []
+    assert data["late_quiescences"] == []
     assert data["seeds"] == [[100, 111]] and data["depths"] == [1] and data["seed"] == 100
     assert set(data["score"]) == {"mean", "median", "std", "min", "max"}
     rows = load(str(out)).rows
     assert set(rows[0]) == {"seed", "depth", "score", "max_tile", "moves", "won", "won_at_move",
                             "seconds", "prune", "tt_mb", "tables", "table_set", "table_trust", "table_sums",
-                            "table_moves", "time_ms", "danger", "quiescence", "start", "final_board",
-                            "uncovered_moves", "last_covered", "last_probability", "last_table", "last_trusted",
-                            "stretch_start", "stretch_probability", "engine"}
+                            "table_moves", "time_ms", "danger", "quiescence", "late_quiescence", "start",
+                            "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table",
+                            "last_trusted", "stretch_start", "stretch_probability", "engine"}
     assert sorted(r["seed"] for r in rows) == list(range(100, 112))
     # Game i of the batch is the game `play --seed S+i` plays.
     alone = play_game(105, depth=1)

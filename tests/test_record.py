@@ -29,8 +29,9 @@ def test_play_json_shape_and_record_agree(record: list[str], tmp_path: Path) -> 
     data = json.loads(result.output)
     assert set(data) == {"seed", "depth", "score", "max_tile", "moves", "won", "won_at_move",
                          "seconds", "moves_per_second", "final_board",
-                         "table_moves", "time_ms", "danger", "quiescence", "uncovered_moves", "last_covered",
-                         "last_probability", "last_table", "last_trusted", "stretch_start", "stretch_probability"}
+                         "table_moves", "time_ms", "danger", "quiescence", "late_quiescence", "uncovered_moves",
+                         "last_covered", "last_probability", "last_table", "last_trusted", "stretch_start",
+                         "stretch_probability"}
     assert data["depth"] == 2 and data["time_ms"] is None
     start, end = json.loads(record[0]), json.loads(record[-1])
     assert start == {"type": "start", "seed": 4, "depth": 2, "board": start["board"]}

@@ -5,12 +5,12 @@ framework, so the checks are tested on their own; solve2048.web.app routes the
 requests to them. Every refusal is an ApiError whose message is the one line
 the CLI prints for the same value (its text after ``solve2048: error:``).
 
-Endpoints (all answers are JSON; see docs/serve.md):
-  POST /api/hint    {"board", "depth"?, "time_ms"?, "danger"?, "quiescence"?, "values"?}  -> hint --json
-  POST /api/review  {"board", "played", "depth"?, "time_ms"?, "danger"?, "quiescence"?, "threshold"?}
-                                                               -> one move's review
-  POST /api/parse   {"board"}                                  -> the board's 16 values
-  GET  /api/info                                               -> version, limits, tables
+Endpoints (all answers are JSON; see docs/serve.md), where SEARCH is "depth"?,
+"time_ms"?, "danger"?, "quiescence"?, "late_quiescence"?:
+  POST /api/hint    {"board", SEARCH, "values"?}                -> hint --json
+  POST /api/review  {"board", "played", SEARCH, "threshold"?}   -> one move's review
+  POST /api/parse   {"board"}                                   -> the board's 16 values
+  GET  /api/info                                                -> version, limits, tables
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solve2048.board import Board, InvalidBoardError
-from solve2048.engine import check_quiescence
+from solve2048.engine import check_late_quiescence, check_quiescence
 from solve2048.errors import Solve2048Error
 from solve2048.settings import Depth, SearchSettings, check_deepening, check_depth, check_time
 
@@ -152,55 +152,63 @@ def danger_of(body: dict[str, Any], base: SearchSettings, depth: Depth, time_ms:
     return danger
 
 
-def quiescence_of(body: dict[str, Any], base: SearchSettings) -> int | None:
-    """The request's quiescence (null: plain leaves), or the server's when it
-    names none; whether the search stays within the limits is settings_of's."""
-    if "quiescence" not in body:
-        return base.quiescence
-    quiescence: int | None = body["quiescence"]
+def quiescence_of(body: dict[str, Any], base: SearchSettings, field: str = "quiescence") -> int | None:
+    """The request's quiescence, or late_quiescence with ``field`` (null: plain
+    leaves, or the quiescence throughout), or the server's when it names none;
+    whether the search stays within the limits is settings_of's."""
+    if field not in body:
+        return getattr(base, field)  # type: ignore[no-any-return]
+    cells: int | None = body[field]
     try:
-        check_quiescence(quiescence)
+        (check_quiescence if field == "quiescence" else check_late_quiescence)(cells)
     except ValueError as error:
         raise ApiError(str(error)) from None
-    return quiescence
+    return cells
 
 
-def _reach(depth: Depth, danger: int | None, quiescence: int | None) -> int:
+def _reach(depth: Depth, danger: int | None, quiescence: int | None, late_quiescence: int | None = None) -> int:
     """The most moves a fixed depth looks at: the depth, one more in danger, one
-    more past a crowded leaf. 0 for depth "auto", which has a bound of its own
-    (6 moves, 7 with a look), as a timed search has its time."""
-    return depth + (danger is not None) + (quiescence is not None) if isinstance(depth, int) else 0
+    more past a crowded leaf (in either phase). 0 for depth "auto", which has a
+    bound of its own (6 moves, 7 with a look), as a timed search has its time."""
+    looks = quiescence is not None or late_quiescence is not None
+    return depth + (danger is not None) + looks if isinstance(depth, int) else 0
 
 
-def _extras(danger: int | None, quiescence: int | None) -> str:
-    named = [name for name, cells in (("danger", danger), ("quiescence", quiescence)) if cells is not None]
+def _extras(danger: int | None, quiescence: int | None, late_quiescence: int | None = None) -> str:
+    named = [name for name, cells in (("danger", danger), ("quiescence", quiescence),
+                                      ("late quiescence", late_quiescence)) if cells is not None]
     return f" with {' and '.join(named)}" if named else ""
 
 
 def check_server_depth(settings: SearchSettings, limits: Limits) -> None:
     """Refuses a server whose own depth its limits would refuse to every request."""
-    if _reach(settings.depth, settings.danger, settings.quiescence) > limits.max_depth:
-        raise ApiError(f"depth {settings.depth}{_extras(settings.danger, settings.quiescence)} searches deeper than "
+    extras = settings.danger, settings.quiescence, settings.late_quiescence
+    if _reach(settings.depth, *extras) > limits.max_depth:
+        raise ApiError(f"depth {settings.depth}{_extras(*extras)} searches deeper than "
                        f"--max-depth allows ({limits.max_depth})")
 
 
 def settings_of(body: dict[str, Any], base: SearchSettings, limits: Limits) -> SearchSettings:
-    """The server's settings with the request's depth, time, danger and
-    quiescence: the tables, pruning and table size stay the server's own. What
-    the request names must fit the deepest depth allowed; what it leaves to the
-    server is dropped where it would not, the server's quiescence first."""
+    """The server's settings with the request's depth, time, danger, quiescence
+    and late quiescence: the tables, pruning and table size stay the server's
+    own. What the request names must fit the deepest depth allowed; what it
+    leaves to the server is dropped where it would not, the server's looks
+    first."""
     depth = depth_of(body.get("depth", base.depth), limits)
     time_ms = time_of(body.get("time_ms", base.time_ms), limits)
     danger = danger_of(body, base, depth, time_ms)
     quiescence = quiescence_of(body, base)
-    if _reach(depth, danger, quiescence) > limits.max_depth and "quiescence" not in body:
-        quiescence = None
-    if _reach(depth, danger, quiescence) > limits.max_depth and "danger" not in body:
+    late = quiescence_of(body, base, "late_quiescence")
+    if _reach(depth, danger, quiescence, late) > limits.max_depth:
+        quiescence = quiescence if "quiescence" in body else None
+        late = late if "late_quiescence" in body else None
+    if _reach(depth, danger, quiescence, late) > limits.max_depth and "danger" not in body:
         danger = None
-    if _reach(depth, danger, quiescence) > limits.max_depth:
-        raise ApiError(f"depth {depth}{_extras(danger, quiescence)} searches deeper than this server allows "
+    if _reach(depth, danger, quiescence, late) > limits.max_depth:
+        raise ApiError(f"depth {depth}{_extras(danger, quiescence, late)} searches deeper than this server allows "
                        f"({limits.max_depth})")
-    return base.replace(depth=depth, time_ms=time_ms, danger=danger, quiescence=quiescence)
+    return base.replace(depth=depth, time_ms=time_ms, danger=danger, quiescence=quiescence, late_quiescence=late)
+
 
 
 def flag_of(body: dict[str, Any], name: str, default: bool) -> bool:

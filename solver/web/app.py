@@ -119,10 +119,14 @@ async def read_body(request: Request, limit: int, seconds: float) -> bytes:
         raise ApiError(f"the request body did not arrive within {seconds:g} s", 408) from None
 
 
+# What a request may set of the search (settings_of).
+SEARCH_FIELDS = ("depth", "time_ms", "danger", "quiescence", "late_quiescence")
+
+
 def create_app(settings: SearchSettings | None = None, limits: Limits | None = None) -> Starlette:
     """The application: ``settings`` are the server's (its tables, pruning, table size,
-    default depth, danger and quiescence); a request may set only its depth, time,
-    danger and quiescence, within ``limits``."""
+    default depth, danger, quiescence and late quiescence); a request may set only
+    its depth, time, danger, quiescence and late quiescence, within ``limits``."""
     base = settings or SearchSettings()
     limits = limits or Limits()
     check_server_depth(base, limits)
@@ -141,7 +145,7 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
 
     async def hint(request: Request) -> Response:
         body = await body_of(request)
-        check_fields(body, ("board",), ("depth", "time_ms", "danger", "quiescence", "values"))
+        check_fields(body, ("board",), (*SEARCH_FIELDS, "values"))
         board = board_of(body["board"])
         search = settings_of(body, base, limits)
         values = flag_of(body, "values", True)
@@ -150,7 +154,7 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
 
     async def review(request: Request) -> Response:
         body = await body_of(request)
-        check_fields(body, ("board", "played"), ("depth", "time_ms", "danger", "quiescence", "threshold"))
+        check_fields(body, ("board", "played"), (*SEARCH_FIELDS, "threshold"))
         board = board_of(body["board"])
         played = Move.parse(body["played"])  # its own one-line refusal, as the CLI's
         search = settings_of(body, base, limits)
@@ -172,6 +176,7 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
             "time_ms": base.time_ms,
             "danger": base.danger,
             "quiescence": base.quiescence,
+            "late_quiescence": base.late_quiescence,
             "tables": len(base.tables) if base.tables else 0,
             "threshold": DEFAULT_THRESHOLD,
             "limits": limits.to_json(),
