@@ -1,6 +1,7 @@
 """Helpers the test files import (``from helpers import ...``): the known-answer
 files, boards one move from the end, random boards, a damaged table file, a
-solver's game as a record, a batch that must keep a setting, a script of bench/
+solver's game as a record, a batch that must keep a setting, a server that
+takes a look setting, a script of bench/
 as a module, and the user-state variables the session isolates. Fixtures and
 hooks live in conftest.py."""
 
@@ -175,6 +176,32 @@ def assert_a_batch_keeps(setting: str, value: int, other: int, out: Path) -> lis
         assert result.exit_code == 2 and f"{named} {value}" in one_error_line(result)
         assert out.read_bytes() == kept
     return rows
+
+
+def assert_a_server_takes_a_look(field: str, board: str, message: str) -> None:
+    """A live server at depth 2 with its own FIELD (quiescence or
+    late_quiescence) 3 answers a hint on ``board`` as quiescence 3 searches it,
+    plainly with FIELD null, takes a review with FIELD 1, refuses 99 with
+    ``message`` and names its own in /api/info."""
+    import json
+
+    from live_server import post_json, request, serving
+
+    from solve2048 import SearchSettings, analyze
+    from solve2048.web.api import Limits
+    from solve2048.web.app import create_app
+
+    with serving(create_app(SearchSettings(depth=2, **{field: 3}), Limits(max_depth=4))) as server:
+        for body, searched in (({}, analyze(board, depth=2, quiescence=3)),
+                               ({field: None}, analyze(board, depth=2))):
+            status, answer = post_json(server, "/api/hint", {"board": board, **body})
+            assert status == 200 and answer["values"] == {str(m): v for m, v in searched.values.items()}
+        status, answer = post_json(server, "/api/review", {"board": board, "played": "left", field: 1})
+        assert status == 200
+        status, answer = post_json(server, "/api/hint", {"board": board, field: 99})
+        assert status == 400 and message in answer["error"]
+        status, _, info = request(server, "GET", "/api/info", b"", {})
+        assert status == 200 and json.loads(info)[field] == 3
 
 
 def bench_module(name: str) -> ModuleType:

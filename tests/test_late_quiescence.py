@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import assert_a_batch_keeps, one_error_line
+from helpers import assert_a_batch_keeps, assert_a_server_takes_a_look, one_error_line
 
 from solve2048 import Board, SearchSettings, analyze, play_game
 from solve2048.batch import Settings, game_row, settings_of
@@ -164,20 +164,5 @@ def test_the_page_takes_late_quiescence_within_the_deepest_depth() -> None:
 
 
 def test_the_server_takes_late_quiescence_in_its_requests_and_says_its_own() -> None:
-    from live_server import post_json, request, serving
-
-    from solve2048.web.app import create_app
-
-    with serving(create_app(SearchSettings(depth=2, late_quiescence=3), Limits(max_depth=4))) as server:
-        status, answer = post_json(server, "/api/hint", {"board": LATE})
-        looked = analyze(LATE, depth=2, quiescence=3).values
-        assert status == 200 and answer["values"] == {str(m): v for m, v in looked.items()}
-        status, answer = post_json(server, "/api/hint", {"board": LATE, "late_quiescence": None})
-        plain = analyze(LATE, depth=2).values
-        assert status == 200 and answer["values"] == {str(m): v for m, v in plain.items()}
-        status, answer = post_json(server, "/api/review", {"board": LATE, "played": "left", "late_quiescence": 1})
-        assert status == 200
-        status, answer = post_json(server, "/api/hint", {"board": LATE, "late_quiescence": 99})
-        assert status == 400 and "for late quiescence" in answer["error"]
-        status, _, info = request(server, "GET", "/api/info", b"", {})
-        assert status == 200 and json.loads(info)["late_quiescence"] == 3
+    # On a board holding 32768, the server's late quiescence 3 is quiescence 3.
+    assert_a_server_takes_a_look("late_quiescence", LATE, "for late quiescence")

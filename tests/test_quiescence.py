@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import assert_a_batch_keeps, one_error_line
+from helpers import assert_a_batch_keeps, assert_a_server_takes_a_look, one_error_line
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_search_parity import NO_CACHE, game_like_boards
@@ -243,23 +243,7 @@ def test_a_server_whose_own_look_its_limits_refuse_does_not_start() -> None:
 
 
 def test_the_server_takes_quiescence_in_its_requests_and_says_its_own() -> None:
-    from live_server import post_json, request, serving
-
-    from solve2048.web.app import create_app
-
-    with serving(create_app(SearchSettings(depth=2, quiescence=3), Limits(max_depth=4))) as server:
-        status, answer = post_json(server, "/api/hint", {"board": CROWDED})
-        looked = analyze(CROWDED, depth=2, quiescence=3).values
-        assert status == 200 and answer["values"] == {str(m): v for m, v in looked.items()}
-        status, answer = post_json(server, "/api/hint", {"board": CROWDED, "quiescence": None})
-        plain = analyze(CROWDED, depth=2).values
-        assert status == 200 and answer["values"] == {str(m): v for m, v in plain.items()}
-        status, answer = post_json(server, "/api/review", {"board": CROWDED, "played": "left", "quiescence": 1})
-        assert status == 200
-        status, answer = post_json(server, "/api/hint", {"board": CROWDED, "quiescence": 99})
-        assert status == 400 and "from 1 to 15" in answer["error"]
-        status, _, info = request(server, "GET", "/api/info", b"", {})
-        assert status == 200 and json.loads(info)["quiescence"] == 3
+    assert_a_server_takes_a_look("quiescence", CROWDED, "from 1 to 15")
 
 
 def test_the_bench_measures_a_look_at_every_leaf_as_one_move_deeper() -> None:
