@@ -86,11 +86,17 @@ static inline int nibble_flags_count(uint64_t m)
 /* Returns the number of empty cells (nibbles equal to 0). */
 static inline int board_count_empty(board_t x) { return nibble_flags_count(board_empty_mask(x)); }
 
+/* Bit 4i set where cell i holds 15 (tile 32768). */
+static inline uint64_t board_maxed_cells(board_t x)
+{
+    return x & (x >> 1) & (x >> 2) & (x >> 3) & 0x1111111111111111ULL;
+}
+
 /* Returns 1 when at least two cells hold 15 (tile 32768): only then can a
  * move overflow the 4-bit cell. */
 static inline int board_has_two_maxed(board_t x)
 {
-    uint64_t m = x & (x >> 1) & (x >> 2) & (x >> 3) & 0x1111111111111111ULL;
+    uint64_t m = board_maxed_cells(x);
     return (m & (m - 1)) != 0;
 }
 

@@ -99,8 +99,7 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
  * up), or a nibble of 15. */
 static int holds_32768(const s2048_game *g)
 {
-    uint64_t b = g->board;
-    return g->high != 0 || (b & b >> 1 & b >> 2 & b >> 3 & 0x1111111111111111ULL) != 0;
+    return g->high != 0 || board_maxed_cells(g->board) != 0;
 }
 
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
