@@ -1,7 +1,7 @@
 """Helpers the test files import (``from helpers import ...``): the known-answer
 files, boards one move from the end, random boards, a damaged table file, a
-solver's game as a record, a batch that must keep a setting, a server that
-takes a look setting, a script of bench/
+solver's game as a record, a batch that must keep a setting, the lines
+that lack one, a server that takes a look setting, a script of bench/
 as a module, and the user-state variables the session isolates. Fixtures and
 hooks live in conftest.py."""
 
@@ -176,6 +176,27 @@ def assert_a_batch_keeps(setting: str, value: int, other: int, out: Path) -> lis
         assert result.exit_code == 2 and f"{named} {value}" in one_error_line(result)
         assert out.read_bytes() == kept
     return rows
+
+
+def assert_lines_without_it_were_played_without(field: str) -> None:
+    """A results line without FIELD (quiescence, late_quiescence) has the
+    settings of one with FIELD null; one with 2 has those of a batch with 2;
+    a FIELD that is not a count of 1..15 empty cells is refused by name."""
+    import pytest
+
+    from solve2048.batch import Settings, game_row, settings_of
+    from solve2048.results import check_game
+    from solve2048.selfplay import play_game
+
+    row = game_row(play_game(0, depth=1), Settings(depth=1))
+    assert row[field] is None
+    old = {k: v for k, v in row.items() if k != field}
+    assert settings_of(old) == settings_of(row) == Settings(depth=1).results_key
+    assert settings_of(row | {field: 2}) == Settings(depth=1, **{field: 2}).results_key
+    for bad in ("2", 0, -1, 16, True, 2.5):
+        with pytest.raises(ValueError, match=field):
+            check_game(row | {field: bad})
+    assert check_game(row | {field: 2})[field] == 2
 
 
 def assert_a_server_takes_a_look(field: str, board: str, message: str) -> None:

@@ -10,14 +10,17 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import assert_a_batch_keeps, assert_a_server_takes_a_look, one_error_line
+from helpers import (
+    assert_a_batch_keeps,
+    assert_a_server_takes_a_look,
+    assert_lines_without_it_were_played_without,
+    one_error_line,
+)
 
 from solve2048 import Board, SearchSettings, analyze, play_game
-from solve2048.batch import Settings, game_row, settings_of
 from solve2048.cli.main import cli
 from solve2048.decide import decide
 from solve2048.engine import holds_32768
-from solve2048.results import check_game
 from solve2048.selfplay import Game
 from solve2048.web.api import ApiError, Limits
 from solve2048.web.api import settings_of as request_settings
@@ -123,15 +126,7 @@ def test_a_batch_line_records_late_quiescence_and_a_resume_must_keep_it(tmp_path
 
 
 def test_lines_without_late_quiescence_had_one_quiescence_and_a_bad_one_is_refused() -> None:
-    row = game_row(play_game(0, depth=1), Settings(depth=1))
-    assert row["late_quiescence"] is None
-    old = {k: v for k, v in row.items() if k != "late_quiescence"}
-    assert settings_of(old) == settings_of(row) == Settings(depth=1).results_key
-    assert settings_of(row | {"late_quiescence": 2}) == Settings(depth=1, late_quiescence=2).results_key
-    for bad in ("2", 0, -1, 16, True, 2.5):
-        with pytest.raises(ValueError, match="late_quiescence"):
-            check_game(row | {"late_quiescence": bad})
-    assert check_game(row | {"late_quiescence": 2})["late_quiescence"] == 2
+    assert_lines_without_it_were_played_without("late_quiescence")
 
 
 def test_a_record_and_its_review_say_late_quiescence(tmp_path: Path) -> None:

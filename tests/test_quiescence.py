@@ -10,18 +10,22 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import assert_a_batch_keeps, assert_a_server_takes_a_look, one_error_line
+from helpers import (
+    assert_a_batch_keeps,
+    assert_a_server_takes_a_look,
+    assert_lines_without_it_were_played_without,
+    one_error_line,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_search_parity import NO_CACHE, game_like_boards
 
 from solve2048 import Board, Move, SearchSettings, analyze, play_game
-from solve2048.batch import Settings, game_row, settings_of
+from solve2048.batch import Settings
 from solve2048.cli.main import cli
 from solve2048.engine import Searcher, evaluator
 from solve2048.errors import InvalidArgumentError
 from solve2048.reference_search import expectimax
-from solve2048.results import check_game
 from solve2048.web.api import ApiError, Limits
 from solve2048.web.api import settings_of as request_settings
 
@@ -184,15 +188,7 @@ def test_a_batch_line_records_quiescence_and_a_resume_must_keep_it(tmp_path: Pat
 
 
 def test_lines_without_quiescence_had_plain_leaves_and_a_bad_one_is_refused() -> None:
-    row = game_row(play_game(0, depth=1), Settings(depth=1))
-    assert row["quiescence"] is None
-    old = {k: v for k, v in row.items() if k != "quiescence"}
-    assert settings_of(old) == settings_of(row) == Settings(depth=1).results_key
-    assert settings_of(row | {"quiescence": 2}) == Settings(depth=1, quiescence=2).results_key
-    for bad in ("2", 0, -1, 16, True, 2.5):
-        with pytest.raises(ValueError, match="quiescence"):
-            check_game(row | {"quiescence": bad})
-    assert check_game(row | {"quiescence": 2})["quiescence"] == 2
+    assert_lines_without_it_were_played_without("quiescence")
 
 
 def test_a_record_and_its_review_say_quiescence(tmp_path: Path) -> None:
