@@ -46,10 +46,11 @@ def serve(host: str, port: int, open_page: bool | None, max_depth: int | str, ma
     """The game of 2048 in the browser, with hints, autoplay, a position editor and
     the review of each move, served on HOST:PORT until Ctrl-C.
 
-    The search options (--depth, --time, --danger, --quiescence, the tables') are the
-    page's defaults; the page may choose its depth and time within --max-depth
-    and --max-time, --danger holds for its fixed depths below the deepest,
-    untimed, and --quiescence wherever its one more move stays within --max-depth.
+    The search options (--depth, --time, --danger, --quiescence,
+    --late-quiescence, the tables') are the page's defaults; the page may choose
+    its depth and time within --max-depth and --max-time, --danger holds for its
+    fixed depths below the deepest, untimed, and --quiescence and
+    --late-quiescence wherever their one more move stays within --max-depth.
     """
     import uvicorn  # here, not at import: the other commands never pay for it
 
