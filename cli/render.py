@@ -62,8 +62,7 @@ def duration(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def extras_text(danger: int | str | None, quiescence: int | str | None,
-                late_quiescence: int | str | None = None) -> str:
+def extras_text(danger: int | str | None, quiescence: int | str | None, late_quiescence: int | str | None) -> str:
     """What follows "depth N" where --danger, --quiescence or --late-quiescence
     was given: ", danger C", ", quiescence C", ", late quiescence C", those
     given, or nothing (C as given: a count, or counts as "2/3")."""

@@ -132,10 +132,14 @@ def check_danger(danger: int | None) -> int | None:
     return _check_cells("danger", danger, 0, 16)
 
 
+def _engine_cells(cells: int | None) -> int:
+    """A checked setting in empty cells as the C engine takes it: -1 for off (None)."""
+    return -1 if cells is None else cells
+
+
 def engine_danger(danger: int | None) -> int:
     """danger as the C engine takes it (-1: never deeper)."""
-    checked = check_danger(danger)
-    return -1 if checked is None else checked
+    return _engine_cells(check_danger(danger))
 
 
 def check_quiescence(quiescence: int | None) -> int | None:
@@ -147,8 +151,7 @@ def check_quiescence(quiescence: int | None) -> int | None:
 
 def engine_quiescence(quiescence: int | None) -> int:
     """quiescence as the C engine takes it (-1: no leaf looks further)."""
-    checked = check_quiescence(quiescence)
-    return -1 if checked is None else checked
+    return _engine_cells(check_quiescence(quiescence))
 
 
 def check_late_quiescence(late_quiescence: int | None) -> int | None:
@@ -160,8 +163,7 @@ def check_late_quiescence(late_quiescence: int | None) -> int | None:
 
 def engine_late_quiescence(late_quiescence: int | None) -> int:
     """late_quiescence as the C game loop takes it (-1: quiescence throughout)."""
-    checked = check_late_quiescence(late_quiescence)
-    return -1 if checked is None else checked
+    return _engine_cells(check_late_quiescence(late_quiescence))
 
 
 # ---- rules -----------------------------------------------------------------

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,21 +153,22 @@ def danger_of(body: dict[str, Any], base: SearchSettings, depth: Depth, time_ms:
     return danger
 
 
-def quiescence_of(body: dict[str, Any], base: SearchSettings, field: str = "quiescence") -> int | None:
-    """The request's quiescence, or late_quiescence with ``field`` (null: plain
-    leaves, or the quiescence throughout), or the server's when it names none;
-    whether the search stays within the limits is settings_of's."""
+def look_of(body: dict[str, Any], field: str, own: int | None, check: Callable[[int | None], object]) -> int | None:
+    """The request's ``field``, quiescence or late_quiescence, checked by
+    ``check`` (null: no look, or the quiescence throughout), or the server's
+    ``own`` when it names none; whether the search stays within the limits is
+    settings_of's."""
     if field not in body:
-        return getattr(base, field)  # type: ignore[no-any-return]
+        return own
     cells: int | None = body[field]
     try:
-        (check_quiescence if field == "quiescence" else check_late_quiescence)(cells)
+        check(cells)
     except ValueError as error:
         raise ApiError(str(error)) from None
     return cells
 
 
-def _reach(depth: Depth, danger: int | None, quiescence: int | None, late_quiescence: int | None = None) -> int:
+def _reach(depth: Depth, danger: int | None, quiescence: int | None, late_quiescence: int | None) -> int:
     """The most moves a fixed depth looks at: the depth, one more in danger, one
     more past a crowded leaf (in either phase). 0 for depth "auto", which has a
     bound of its own (6 moves, 7 with a look), as a timed search has its time."""
@@ -174,7 +176,7 @@ def _reach(depth: Depth, danger: int | None, quiescence: int | None, late_quiesc
     return depth + (danger is not None) + looks if isinstance(depth, int) else 0
 
 
-def _extras(danger: int | None, quiescence: int | None, late_quiescence: int | None = None) -> str:
+def _extras(danger: int | None, quiescence: int | None, late_quiescence: int | None) -> str:
     named = [name for name, cells in (("danger", danger), ("quiescence", quiescence),
                                       ("late quiescence", late_quiescence)) if cells is not None]
     return f" with {' and '.join(named)}" if named else ""
@@ -197,8 +199,8 @@ def settings_of(body: dict[str, Any], base: SearchSettings, limits: Limits) -> S
     depth = depth_of(body.get("depth", base.depth), limits)
     time_ms = time_of(body.get("time_ms", base.time_ms), limits)
     danger = danger_of(body, base, depth, time_ms)
-    quiescence = quiescence_of(body, base)
-    late = quiescence_of(body, base, "late_quiescence")
+    quiescence = look_of(body, "quiescence", base.quiescence, check_quiescence)
+    late = look_of(body, "late_quiescence", base.late_quiescence, check_late_quiescence)
     if _reach(depth, danger, quiescence, late) > limits.max_depth:
         quiescence = quiescence if "quiescence" in body else None
         late = late if "late_quiescence" in body else None
