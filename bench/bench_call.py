@@ -23,7 +23,7 @@ from solve2048.engine import Searcher, evaluator, lib
 from solve2048.moves import Move
 
 BOARD = Board.parse("2 4 8 16 / 32 64 . . / 2 . . . / . . 4 .")
-SETTINGS = SearchSettings(depth=1, tt_mb=0)
+SETTINGS = SearchSettings(depth=1, tt_mb=0, quiescence=None)  # no look, as the bare call
 SEARCHER = Searcher(tt_mb=0)
 CELLS = list(BOARD.cells)
 ANALYZE_TARGET_US = 2.0   # Python around the search, per call
@@ -41,7 +41,7 @@ def test_analyze_with_settings(benchmark) -> None:
 
 
 def test_analyze_with_fields(benchmark) -> None:
-    benchmark(lambda: analyze(BOARD, depth=1, tt_mb=0))
+    benchmark(lambda: analyze(BOARD, depth=1, tt_mb=0, quiescence=None))
 
 
 def test_bare_c_search(benchmark) -> None:
@@ -74,7 +74,7 @@ def _interleaved_us(calls: dict[str, Callable[[], object]], rounds: int = 15,
 def test_targets(benchmark) -> None:
     us = _interleaved_us({
         "analyze": lambda: analyze(BOARD, SETTINGS, searcher=SEARCHER),
-        "analyze_fields": lambda: analyze(BOARD, depth=1, tt_mb=0),
+        "analyze_fields": lambda: analyze(BOARD, depth=1, tt_mb=0, quiescence=None),
         "bare": bare_search,
         "move": lambda: BOARD.move(Move.LEFT),
         "move_by_name": lambda: BOARD.move("left"),

@@ -1,5 +1,6 @@
 """Search speed: the C search against the Python oracle at depth 2 (the ratio), and the
-C search per move at depths 2-5, on the fixed bench positions.
+C search per move at depths 2-5, on the fixed bench positions: the plain search,
+with no look past crowded leaves (--quiescence off), as the oracle's and the peer's.
 
 Run: pytest bench/bench_search.py --benchmark-columns=median,rounds
 extra_info holds ms per move (median over rounds of the whole set / positions).
@@ -30,7 +31,7 @@ def test_oracle_depth2(benchmark) -> None:
 
 def test_c_depth2_same_boards(benchmark) -> None:
     searcher = Searcher(tt_mb=0)  # like the oracle: no table
-    benchmark(lambda: [analyze(b, depth=2, searcher=searcher) for b in ORACLE_POSITIONS])
+    benchmark(lambda: [analyze(b, depth=2, quiescence=None, searcher=searcher) for b in ORACLE_POSITIONS])
     _per_move(benchmark, len(ORACLE_POSITIONS))
 
 
@@ -38,7 +39,7 @@ def test_c_depth2_same_boards(benchmark) -> None:
 def test_c_search_per_move(benchmark, depth: int) -> None:
     searcher = Searcher()
     benchmark.pedantic(
-        lambda: [analyze(b, depth=depth, searcher=searcher) for b in POSITIONS],
+        lambda: [analyze(b, depth=depth, quiescence=None, searcher=searcher) for b in POSITIONS],
         rounds=5 if depth >= 5 else 20, iterations=1, warmup_rounds=1,
     )
     _per_move(benchmark, len(POSITIONS))

@@ -44,7 +44,7 @@ def round_quartiles(one: list[float], many: list[float]) -> list[float]:
 
 def one_pass(searcher: Searcher, depth: int) -> tuple[float, int]:
     start = time.perf_counter()
-    nodes = sum(analyze(b, depth=depth, searcher=searcher).nodes for b in POSITIONS)
+    nodes = sum(analyze(b, depth=depth, quiescence=None, searcher=searcher).nodes for b in POSITIONS)
     return time.perf_counter() - start, nodes
 
 
@@ -85,7 +85,7 @@ def test_timed_depth(benchmark) -> None:
     depths: dict[int, list[int]] = {n: [] for n in counts}
     for board in POSITIONS[::2]:
         for n in counts:
-            depths[n].append(analyze(board, time_ms=50, searcher=searchers[n]).depth)
+            depths[n].append(analyze(board, time_ms=50, quiescence=None, searcher=searchers[n]).depth)
     benchmark.extra_info.update({"load_before": load_before, "load_after": os.getloadavg()[0],
                                  **{f"mean_depth_{n}_threads": statistics.mean(depths[n]) for n in counts}})
     benchmark.pedantic(lambda: None, rounds=1, iterations=1)

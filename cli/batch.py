@@ -13,6 +13,7 @@ from solve2048 import results as results_file
 from solve2048 import stats
 from solve2048.batch import (
     ADDRESS_FORMS,
+    LOOK_AT,
     BatchError,
     ResultsKey,
     Settings,
@@ -84,6 +85,18 @@ def _settings_text(settings: ResultsKey) -> str:
             f"{tables_text}{time_text}{start_text}")
 
 
+def _look_hint(played: ResultsKey, wanted: ResultsKey) -> str:
+    """Where a file differs from this run in its look alone (a file played
+    before the default look, most likely), the options that go on with it."""
+    if played[:LOOK_AT] + played[LOOK_AT + 2:] != wanted[:LOOK_AT] + wanted[LOOK_AT + 2:]:
+        return ""
+    quiescence, late = played[LOOK_AT], played[LOOK_AT + 1]
+    options = f"--quiescence {'off' if quiescence is None else quiescence}"
+    if late is not None:
+        options += f" --late-quiescence {late}"
+    return f" ({options} goes on with it)"
+
+
 def _scheduler_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     # Checked before anything starts: Dask itself fails on a malformed address
     # with a traceback, or waits on a port that never answers.
@@ -143,7 +156,7 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
     other = sorted({settings_of(r) for r in rows} - {wanted}, key=str)
     if other:
         raise InputError(f"{out_path} holds games at {_settings_text(other[0])}; "
-                         f"this run is {_settings_text(wanted)}")
+                         f"this run is {_settings_text(wanted)}{_look_hint(other[0], wanted)}")
     engine = other_engine(rows)
     if engine is not None:
         raise InputError(f"{out_path} holds games played by another engine ({engine}; this one is {ENGINE_ID}): "

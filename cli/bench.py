@@ -9,7 +9,7 @@ import click
 
 from solve2048.benchmark import run_bench
 from solve2048.cli.interrupt import interruptible
-from solve2048.cli.params import danger_option, quiescence_option, search_options
+from solve2048.cli.params import danger_option, given, quiescence_option, search_options
 from solve2048.engine import MAX_DEPTH, Prune
 
 PROGRESS_AFTER_SECONDS = 1.0   # a bench quicker than this says nothing while it runs
@@ -54,14 +54,17 @@ def off_or(cells: int | None) -> str:
 @danger_option
 @quiescence_option
 @search_options
-def bench(depth: int, as_json: bool, prune: Prune, tt_mb: int, danger: int | None, quiescence: int | None) -> None:
+def bench(depth: int, as_json: bool, prune: Prune, tt_mb: int, danger: int | None,
+          quiescence: int | str | None) -> None:
     """Search the fixed positions at one depth: node count (a signature of the
-    search, the same on every machine) and speed. --prune 0.0001 is the peer's
-    pruning; --danger and --quiescence measure what those settings cost."""
+    search, the same on every machine) and speed, with the default look past
+    crowded leaves unless --quiescence says otherwise. --prune 0.0001
+    --quiescence off is the peer's search; --danger and --quiescence measure
+    what those settings cost."""
     progress = Progress()
     try:
         figures = interruptible(lambda: run_bench(depth, prune, tt_mb, progress, danger=danger,
-                                                  quiescence=quiescence))
+                                                  quiescence=given(quiescence)))
     finally:
         progress.close()
     if as_json:

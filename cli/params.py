@@ -10,14 +10,16 @@ import sys
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
 from solve2048 import Board, InvalidBoardError, engine
 from solve2048.cli.exits import EXIT_BAD_INPUT
 from solve2048.engine import (
+    DEFAULT_LATE_QUIESCENCE,
     DEFAULT_PRUNE,
+    DEFAULT_QUIESCENCE,
     DEFAULT_THREADS,
     DEFAULT_TT_MB,
     MAX_DEPTH,
@@ -29,7 +31,7 @@ from solve2048.engine import (
     check_tt_mb,
 )
 from solve2048.rng import MAX_SEED
-from solve2048.settings import MAX_TIME_MS, Depth, SearchSettings, check_deepening
+from solve2048.settings import MAX_TIME_MS, NOT_GIVEN, Depth, SearchSettings, check_deepening
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, ENV_DIR, TableSet
 from solve2048.tables import load as load_tables
 
@@ -248,12 +250,45 @@ def threads_option(command: F) -> F:
     )(command)
 
 
+LOOK_OFF = "off"
+
+
+class LookParam(ParamType[int | str]):
+    """A look past crowded leaves: a number of empty cells, 1..15, or "off".
+    Left out, the option is None, and given_look says what that becomes."""
+
+    name = "CELLS|off"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
+        if isinstance(value, str) and value.strip().lower() == LOOK_OFF:
+            return LOOK_OFF
+        try:
+            cells = value if isinstance(value, int) else int(str(value).strip())
+        except ValueError:
+            self.fail(f"{value!r} is neither 'off' nor a number of empty cells", param, ctx)
+        return click.IntRange(1, 15).convert(cells, param, ctx)
+
+
+LOOK = LookParam()
+
+
+def given(look: int | str | None) -> int | None:
+    """A --quiescence or --late-quiescence as SearchSettings takes it: left
+    out, NOT_GIVEN; "off" (--quiescence only), None."""
+    if look is None:
+        return cast(int | None, NOT_GIVEN)
+    return None if look == LOOK_OFF else int(look)
+
+
 def quiescence_option(command: F) -> F:
-    """--quiescence CELLS: how crowded a leaf must be to look one move further."""
+    """--quiescence CELLS|off: how crowded a leaf must be to look one move further."""
     return click.option(
-        "--quiescence", type=click.IntRange(1, 15), default=None, metavar="CELLS",
+        "--quiescence", type=LOOK, default=None, metavar="CELLS|off",
         help="Look one more spawn and move past a leaf (a board after the last move looked at) "
-             "with at most this many empty cells, where the heuristic misjudges most.",
+             f"with at most this many empty cells, where the heuristic misjudges most. Default at "
+             f"a fixed depth without --time: {DEFAULT_QUIESCENCE}, and {DEFAULT_LATE_QUIESCENCE} once "
+             "the board holds 32768 (none at depth auto or with --time); given alone, it holds "
+             "throughout; 'off' looks at none.",
     )(command)
 
 
@@ -270,7 +305,7 @@ def _settings_options(command: Callable[..., Any], with_threads: bool) -> Callab
     @functools.wraps(command)
     def with_settings(*args: Any, depth: Depth, time_ms: float | None, prune: Prune, tt_mb: int,
                       no_tables: bool, tables_dir: Path | None, table_min_prob: float, danger: int | None,
-                      quiescence: int | None, late_quiescence: int | None, threads: int = 1,
+                      quiescence: int | str | None, late_quiescence: int | None, threads: int = 1,
                       **kwargs: Any) -> Any:
         check_thread_tables(tt_mb, threads)
         try:
@@ -280,8 +315,8 @@ def _settings_options(command: Callable[..., Any], with_threads: bool) -> Callab
         tables = open_tables(no_tables, tables_dir, table_min_prob)
         try:
             settings = SearchSettings(depth=depth, time_ms=time_ms, prune=prune, tt_mb=tt_mb, tables=tables,
-                                      threads=threads, danger=danger, quiescence=quiescence,
-                                      late_quiescence=late_quiescence)
+                                      threads=threads, danger=danger, quiescence=given(quiescence),
+                                      late_quiescence=given(late_quiescence))
         except ValueError as error:  # each option was checked alone; this is what they say together
             raise InputError(str(error)) from None
         return command(*args, settings=settings, **kwargs)
@@ -289,7 +324,8 @@ def _settings_options(command: Callable[..., Any], with_threads: bool) -> Callab
     with_settings = click.option(
         "--late-quiescence", type=click.IntRange(1, 15), default=None, metavar="CELLS",
         help="Once the board holds 32768 or more, look past leaves with at most this many empty "
-             "cells instead of --quiescence's.",
+             f"cells instead of --quiescence's. Default {DEFAULT_LATE_QUIESCENCE} with the default "
+             "--quiescence, else --quiescence's.",
     )(with_settings)
     with_settings = danger_option(quiescence_option(with_settings))
     with_settings = click.option(

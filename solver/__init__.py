@@ -9,7 +9,7 @@ The public API::
     >>> decide(board, depth=3).move
     <Move.RIGHT: 3>
     >>> play_game(seed=5, depth=3).score
-    132788
+    89336
 
 ``decide`` is the solver's move (an endgame table's where one is sure, else
 the search's); ``analyze`` is the search alone, with the value of every

@@ -32,14 +32,20 @@ from solve2048.engine import (
     LEGACY_PRUNE,
     Prune,
     Weights,
-    check_late_quiescence,
     check_prune,
-    check_quiescence,
     check_tt_mb,
 )
 from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.selfplay import Game, GameResult, check_seed
-from solve2048.settings import Depth, SearchSettings, check_deepening, check_depth, check_time
+from solve2048.settings import (
+    NOT_GIVEN,
+    Depth,
+    SearchSettings,
+    check_deepening,
+    check_depth,
+    check_time,
+    given_look,
+)
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, TableSet
 from solve2048.tables import load as load_tables
 
@@ -61,6 +67,7 @@ WORKER_WAIT_SECONDS = 30.0
 # played with (None: off) and each one's threshold (None: off).
 ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None, int | None, int | None, int | None,
                    tuple[str, ...] | None, tuple[float, ...] | None]
+LOOK_AT = 7  # where a ResultsKey holds the quiescence, the late quiescence next
 # The tables a line that names none was played with: the default set until
 # the chain table of anchor 1024 joined it (2026-12-01), in TableSet.specs order.
 LEGACY_TABLE_SET = ("entry-11:32", "entry-11:64", "entry-11:128", "chain-10:512")
@@ -88,8 +95,8 @@ class Settings:
     weights: Weights | None = None  # None: as SearchSettings chooses beside the tables
     start: str | None = None        # every game from this board (its hex), else a new game
     danger: int | None = None       # as SearchSettings.danger
-    quiescence: int | None = None   # as SearchSettings.quiescence
-    late_quiescence: int | None = None  # as SearchSettings.late_quiescence
+    quiescence: int | None = NOT_GIVEN   # as SearchSettings.quiescence
+    late_quiescence: int | None = NOT_GIVEN  # as SearchSettings.late_quiescence
 
     @classmethod
     def of(cls, search: SearchSettings, start: Board | None = None) -> Settings:
@@ -126,8 +133,9 @@ class Settings:
         check_depth(self.depth)
         check_time(self.time_ms)
         check_deepening(self.danger, self.depth, self.time_ms)
-        check_quiescence(self.quiescence)
-        check_late_quiescence(self.late_quiescence)
+        quiescence, late_quiescence = given_look(self.quiescence, self.late_quiescence, self.depth, self.time_ms)
+        object.__setattr__(self, "quiescence", quiescence)
+        object.__setattr__(self, "late_quiescence", late_quiescence)
         check_prune(self.prune)
         # One table per worker; the workers of a cluster have memory of their
         # own, so the caller checks how many share this machine (check_tt_mb).

@@ -15,7 +15,7 @@ from typing import Any
 from solve2048.board import Board
 from solve2048.engine import DEFAULT_PRUNE, DEFAULT_TT_MB, Prune, Searcher
 from solve2048.search import analyze
-from solve2048.settings import SearchSettings
+from solve2048.settings import NOT_GIVEN, SearchSettings
 
 
 def load_positions() -> list[Board]:
@@ -26,9 +26,10 @@ def load_positions() -> list[Board]:
 
 def run_bench(depth: int, prune: Prune = DEFAULT_PRUNE, tt_mb: float = DEFAULT_TT_MB,
               on_position: Callable[[int, int, float], None] | None = None, *,
-              danger: int | None = None, quiescence: int | None = None) -> dict[str, Any]:
+              danger: int | None = None, quiescence: int | None = NOT_GIVEN) -> dict[str, Any]:
     """Searches every position at ``depth`` (with ``danger`` and ``quiescence``
-    as in SearchSettings) with a cleared table; returns the figures.
+    as in SearchSettings: the default look unless told) with a cleared table;
+    returns the figures. No position holds 32768, so none plays the late look.
     ``on_position(done, total, seconds)`` is called after each one."""
     positions = load_positions()
     settings = SearchSettings(depth=depth, prune=prune, tt_mb=tt_mb, threads=1, danger=danger,
@@ -51,7 +52,7 @@ def run_bench(depth: int, prune: Prune = DEFAULT_PRUNE, tt_mb: float = DEFAULT_T
         "prune": prune,
         "tt_mb": tt_mb,
         "danger": danger,
-        "quiescence": quiescence,
+        "quiescence": settings.quiescence,
         "nodes": nodes,
         "seconds": seconds,
         "nodes_per_second": nodes / search_seconds if search_seconds else 0.0,

@@ -9,7 +9,8 @@ right after the D-th move (before its spawn), scored by the heuristic. With
 ``quiescence``, a leaf with at most that many empty cells, not reached through a
 pruned branch nor moved from a board with two 32768s, is worth one more spawn
 and move instead: a chance node with one move left, whose own leaves are
-scored by the heuristic.
+scored by the heuristic. With ``late_quiescence``, a board holding 32768 or
+more looks past leaves of at most that many empty cells instead.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solve2048 import reference
-from solve2048.engine import MAX_DEPTH, Prune, Weights, check_quiescence, prune_threshold
+from solve2048.engine import MAX_DEPTH, Prune, Weights, check_late_quiescence, check_quiescence, prune_threshold
 from solve2048.errors import InvalidArgumentError
 from solve2048.reference_tables import symmetry
 
@@ -228,14 +229,19 @@ class OracleResult:
 
 
 def expectimax(
-    cells: Sequence[int], depth: int, prune: Prune = 1e-4, weights: Weights = Weights(), quiescence: int | None = None
+    cells: Sequence[int], depth: int, prune: Prune = 1e-4, weights: Weights = Weights(),
+    quiescence: int | None = None, late_quiescence: int | None = None,
 ) -> OracleResult:
     """The value of every direction at this depth (>= 1), as the C search computes it
     with its transposition table off, on the board's 64-bit copy as it does;
-    ``quiescence`` as SearchSettings.quiescence."""
+    ``quiescence`` and ``late_quiescence`` as SearchSettings's (None: no look,
+    and the quiescence throughout)."""
     if depth < 1:
         raise InvalidArgumentError(f"expected depth >= 1, got {depth}")
-    search = _Search(weights, prune_threshold(prune, depth), check_quiescence(quiescence))
+    check_quiescence(quiescence)
+    if check_late_quiescence(late_quiescence) is not None and max(cells) >= CELL_MAX_TILE:
+        quiescence = late_quiescence
+    search = _Search(weights, prune_threshold(prune, depth), quiescence)
     search.nodes = 1  # the root
     board, _ = reference.downgrade(cells)
     s = search_symmetry(board, weights)

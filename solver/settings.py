@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from solve2048.engine import (
+    DEFAULT_LATE_QUIESCENCE,
     DEFAULT_PRUNE,
+    DEFAULT_QUIESCENCE,
     DEFAULT_THREADS,
     DEFAULT_TT_MB,
     MAX_DEPTH,
@@ -60,6 +62,37 @@ def check_time(time_ms: float | None) -> float:
     return float(time_ms or 0.0)
 
 
+class _NotGiven:
+    """The default of a look setting left out: ``given_look`` says what it becomes."""
+
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN: Any = _NotGiven()
+
+
+def given_look(quiescence: int | None, late_quiescence: int | None, depth: Depth,
+               time_ms: float | None) -> tuple[int | None, int | None]:
+    """The (quiescence, late quiescence) of a search from what was given
+    (NOT_GIVEN: left out), checked. A quiescence left out is the depth's
+    default: 3 at a fixed depth without a time limit, none at depth "auto"
+    (which already searches a crowded board one move deeper, and gained
+    nothing measurable from the look) or with a time limit (not measured).
+    With neither given, a fixed depth also takes the default late
+    quiescence, 2 once the board holds 32768. A quiescence given alone holds
+    throughout (None: no look at all), as it did before the default. One
+    rule for the API, the CLI, a batch and the page."""
+    fixed = depth != "auto" and time_ms is None
+    if quiescence is NOT_GIVEN:
+        quiescence = DEFAULT_QUIESCENCE if fixed else None
+        if late_quiescence is NOT_GIVEN:
+            late_quiescence = DEFAULT_LATE_QUIESCENCE if fixed else None
+    elif late_quiescence is NOT_GIVEN:
+        late_quiescence = None
+    return check_quiescence(quiescence), check_late_quiescence(late_quiescence)
+
+
 def check_deepening(danger: int | None, depth: Depth, time_ms: float | None) -> None:
     """Refuses ``danger`` but with a fixed depth and no time limit: "auto"
     deepens at 3 empty cells by itself, and a timed search by the clock."""
@@ -80,7 +113,8 @@ class SearchSettings:
     move deeper on a board with at most that many empty cells, as "auto"
     does at 3; with ``quiescence``, a leaf with at most that many empty cells
     worth one more spawn and move, and with ``late_quiescence``, the same for
-    a board holding 32768 or more in its place), how much of the tree is pruned
+    a board holding 32768 or more in its place: at a fixed depth by default
+    3, then 2, see ``given_look``; None for no look), how much of the tree is pruned
     (``prune``), the transposition table's size (``tt_mb``), the heuristic
     (``weights``; None lets the tables choose, see ``heuristic``), the
     endgame tables whose sure moves replace the search (``tables``) and the
@@ -97,15 +131,21 @@ class SearchSettings:
     tables: TableSet | None = None
     threads: int = DEFAULT_THREADS
     danger: int | None = None
-    quiescence: int | None = None
-    late_quiescence: int | None = None
+    quiescence: int | None = NOT_GIVEN
+    late_quiescence: int | None = NOT_GIVEN
+    # Whether the look is the depth's default (neither given): a copy at
+    # another depth takes that depth's (replace), and a server drops it where
+    # a request's depth has no room for it (web.api).
+    default_look: bool = dataclasses.field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         check_depth(self.depth)
         check_time(self.time_ms)
         check_deepening(self.danger, self.depth, self.time_ms)
-        check_quiescence(self.quiescence)
-        check_late_quiescence(self.late_quiescence)
+        object.__setattr__(self, "default_look", self.quiescence is NOT_GIVEN and self.late_quiescence is NOT_GIVEN)
+        quiescence, late_quiescence = given_look(self.quiescence, self.late_quiescence, self.depth, self.time_ms)
+        object.__setattr__(self, "quiescence", quiescence)
+        object.__setattr__(self, "late_quiescence", late_quiescence)
         check_prune(self.prune)
         check_tt_mb(self.tt_mb)  # one table first: its own message when even one does not fit
         check_tt_mb(self.tt_mb, copies=thread_tables(check_threads(self.threads)))
@@ -148,6 +188,12 @@ class SearchSettings:
         return made
 
     def replace(self, **changes: Any) -> SearchSettings:
+        """A copy with ``changes``, its look as given_look says: a quiescence
+        changed alone holds throughout, and a default look is the new depth's."""
+        if "quiescence" in changes:
+            changes.setdefault("late_quiescence", NOT_GIVEN)
+        elif self.default_look:
+            changes.update(quiescence=NOT_GIVEN, late_quiescence=changes.get("late_quiescence", NOT_GIVEN))
         return dataclasses.replace(self, **changes)
 
     @functools.cached_property

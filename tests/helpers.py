@@ -180,19 +180,20 @@ def assert_a_batch_keeps(setting: str, value: int, other: int, out: Path) -> lis
 
 def assert_lines_without_it_were_played_without(field: str) -> None:
     """A results line without FIELD (quiescence, late_quiescence) has the
-    settings of one with FIELD null; one with 2 has those of a batch with 2;
-    a FIELD that is not a count of 1..15 empty cells is refused by name."""
+    settings of one with FIELD null, played with no look; one with 2 has those
+    of a batch with 2; a FIELD that is not a count of 1..15 empty cells is
+    refused by name."""
     import pytest
 
     from solve2048.batch import Settings, game_row, settings_of
     from solve2048.results import check_game
     from solve2048.selfplay import play_game
 
-    row = game_row(play_game(0, depth=1), Settings(depth=1))
-    assert row[field] is None
+    row = game_row(play_game(0, depth=1, quiescence=None), Settings(depth=1, quiescence=None))
+    assert row["quiescence"] is None and row["late_quiescence"] is None
     old = {k: v for k, v in row.items() if k != field}
-    assert settings_of(old) == settings_of(row) == Settings(depth=1).results_key
-    assert settings_of(row | {field: 2}) == Settings(depth=1, **{field: 2}).results_key
+    assert settings_of(old) == settings_of(row) == Settings(depth=1, quiescence=None).results_key
+    assert settings_of(row | {field: 2}) == Settings(depth=1, **{"quiescence": None, field: 2}).results_key
     for bad in ("2", 0, -1, 16, True, 2.5):
         with pytest.raises(ValueError, match=field):
             check_game(row | {field: bad})
@@ -200,10 +201,10 @@ def assert_lines_without_it_were_played_without(field: str) -> None:
 
 
 def assert_a_server_takes_a_look(field: str, board: str, message: str) -> None:
-    """A live server at depth 2 with its own FIELD (quiescence or
-    late_quiescence) 3 answers a hint on ``board`` as quiescence 3 searches it,
-    plainly with FIELD null, takes a review with FIELD 1, refuses 99 with
-    ``message`` and names its own in /api/info."""
+    """A live server at depth 2 whose own look is FIELD (quiescence or
+    late_quiescence) 3 alone answers a hint on ``board`` as quiescence 3
+    searches it, plainly with FIELD null, takes a review with FIELD 1, refuses
+    99 with ``message`` and names its own in /api/info."""
     import json
 
     from live_server import post_json, request, serving
@@ -212,9 +213,10 @@ def assert_a_server_takes_a_look(field: str, board: str, message: str) -> None:
     from solve2048.web.api import Limits
     from solve2048.web.app import create_app
 
-    with serving(create_app(SearchSettings(depth=2, **{field: 3}), Limits(max_depth=4))) as server:
+    own = SearchSettings(depth=2, **{"quiescence": None, field: 3})
+    with serving(create_app(own, Limits(max_depth=4))) as server:
         for body, searched in (({}, analyze(board, depth=2, quiescence=3)),
-                               ({field: None}, analyze(board, depth=2))):
+                               ({field: None}, analyze(board, depth=2, quiescence=None))):
             status, answer = post_json(server, "/api/hint", {"board": board, **body})
             assert status == 200 and answer["values"] == {str(m): v for m, v in searched.values.items()}
         status, answer = post_json(server, "/api/review", {"board": board, "played": "left", field: 1})

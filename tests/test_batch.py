@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import default_sigint
+from helpers import default_sigint, one_error_line
 
 from solve2048.batch import Settings, play_seeds, run_cluster, run_local
 from solve2048.cli.main import cli
@@ -35,8 +35,8 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     assert set(data) == {"games", "depth", "seed", "seeds", "depths", "starts", "dangers", "quiescences",
                          "late_quiescences", "score", "reach", "reach_ci", "moves", "seconds", "moves_per_second",
                          "seconds_per_game", "table_move_share"}
-    assert data["starts"] == [] and data["dangers"] == [] and data["quiescences"] == []
-    assert data["late_quiescences"] == []
+    assert data["starts"] == [] and data["dangers"] == [] and data["quiescences"] == [3]
+    assert data["late_quiescences"] == [2]  # the default look
     assert data["seeds"] == [[100, 111]] and data["depths"] == [1] and data["seed"] == 100
     assert set(data["score"]) == {"mean", "median", "std", "min", "max"}
     rows = load(str(out)).rows
@@ -93,7 +93,7 @@ def test_corrupt_middle_line_is_an_error_and_the_file_is_kept(tmp_path: Path) ->
     result = invoke("-n", "3", "-d", "3", "-o", str(tmp_path / "x.jsonl"))
     assert result.exit_code == 2 and "holds games at depth 2" in result.output
     result = invoke("-n", "3", "-d", "2", "--prune", "0.01", "-o", str(tmp_path / "x.jsonl"))
-    assert result.exit_code == 2 and "this run is depth 2, prune 0.01" in result.output
+    assert result.exit_code == 2 and "this run is depth 2, quiescence 3, late quiescence 2, prune 0.01" in result.output
 
 
 def test_lines_without_prune_were_played_at_the_old_fixed_prune(tmp_path: Path) -> None:
@@ -101,7 +101,11 @@ def test_lines_without_prune_were_played_at_the_old_fixed_prune(tmp_path: Path) 
     out.write_text('{"seed": 0, "depth": 1, "score": 12, "max_tile": 8, "moves": 3, "seconds": 0.1}\n')
     result = invoke("-n", "2", "-d", "1", "-o", str(out))          # the default, prune auto
     assert result.exit_code == 2 and "prune 0.0001" in result.output
-    result = invoke("-n", "2", "-d", "1", "--prune", "0.0001", "-o", str(out))
+    result = invoke("-n", "2", "-d", "1", "--prune", "0.0001", "-o", str(out))  # nor with a look
+    assert result.exit_code == 2 and one_error_line(result).endswith(
+        "this run is depth 1, quiescence 3, late quiescence 2, prune 0.0001, tt-mb 8, no tables "
+        "(--quiescence off goes on with it)")
+    result = invoke("-n", "2", "-d", "1", "--prune", "0.0001", "--quiescence", "off", "-o", str(out))
     assert result.exit_code == 0, result.output
     assert len(out.read_text().splitlines()) == 2
 
@@ -225,7 +229,7 @@ def test_summary_describes_the_games_of_the_whole_file(tmp_path: Path) -> None:
     result = invoke("-n", "2", "-d", "1", "-s", "100", "-o", str(out))
     assert result.exit_code == 0, result.output
     games = [line for line in result.output.splitlines() if line.startswith("games")]
-    assert games == ["games        7  (depth 1; seeds 0–4, 100–101)"]
+    assert games == ["games        7  (depth 1, quiescence 3, late quiescence 2; seeds 0–4, 100–101)"]
     data = json.loads(invoke("-n", "2", "-d", "1", "-s", "100", "-o", str(out), "--json").output)
     assert data["games"] == 7 and data["seeds"] == [[0, 4], [100, 101]] and data["seed"] == 0
     stats = CliRunner().invoke(cli, ["stats", str(out)])
@@ -241,7 +245,7 @@ def test_stats_names_every_depth_of_a_mixed_file(tmp_path: Path) -> None:
     both.write_bytes(a.read_bytes() + b.read_bytes())
     result = CliRunner().invoke(cli, ["stats", str(both)])
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[0] == "games        5  (depths 1, 2; seeds 0–4)"
+    assert result.output.splitlines()[0] == "games        5  (depths 1, 2, quiescence 3, late quiescence 2; seeds 0–4)"
     data = json.loads(CliRunner().invoke(cli, ["stats", str(both), "--json"]).output)
     assert data["depth"] is None and data["depths"] == [1, 2] and data["seeds"] == [[0, 4]]
 
@@ -364,8 +368,9 @@ def test_a_file_played_with_other_tables_is_not_resumed(tmp_path: Path) -> None:
                            for r in lines))
     result = invoke("-n", "3", "-d", "1", "-o", str(out))
     assert result.exit_code == 2
-    assert "holds games at depth 1, prune auto, tt-mb 8, tables at 0.9 (entry-11:32@0.9 entry-11:64@0.9 " \
-           "entry-11:128@0.9 chain-10:512@0); this run is depth 1, prune auto, tt-mb 8, no tables" in result.output
+    assert "holds games at depth 1, quiescence 3, late quiescence 2, prune auto, tt-mb 8, tables at 0.9 " \
+           "(entry-11:32@0.9 entry-11:64@0.9 entry-11:128@0.9 chain-10:512@0); this run is depth 1, " \
+           "quiescence 3, late quiescence 2, prune auto, tt-mb 8, no tables" in result.output
 
 
 def test_every_line_names_the_engine_built_from_the_sources_here(tmp_path: Path) -> None:

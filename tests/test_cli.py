@@ -123,13 +123,16 @@ def test_bad_input_is_one_line_exit_2(args: list[str], message: str) -> None:
 def test_bench_json_and_pinned_node_count() -> None:
     # The node count is a signature of the search: a change to it must be deliberate.
     # Update these numbers only together with a note on why the search changed.
-    for depth, nodes in ((2, 1702), (3, 37527), (4, 243603), (5, 912534)):
-        data = json.loads(run("bench", "--depth", str(depth), "--json").output)
+    # The plain search's (--quiescence off), and the default look's (quiescence 3).
+    for depth, plain, looked in ((2, 1702, 7068), (3, 37527, 74048), (4, 243603, 432669), (5, 912534, 1750859)):
+        data = json.loads(run("bench", "--depth", str(depth), "--quiescence", "off", "--json").output)
         assert set(data) == {"positions", "depth", "prune", "tt_mb", "danger", "quiescence", "nodes",
                              "seconds", "nodes_per_second", "ms_per_move_median"}
         assert data["danger"] is None and data["quiescence"] is None
         assert data["positions"] == 50
-        assert data["nodes"] == nodes, data
+        assert data["nodes"] == plain, data
+        data = json.loads(run("bench", "--depth", str(depth), "--json").output)
+        assert data["quiescence"] == 3 and data["nodes"] == looked, data
 
 
 def test_a_board_on_stdin_is_read_with_a_bound() -> None:

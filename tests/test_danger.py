@@ -106,8 +106,9 @@ def test_a_batch_stops_at_a_line_played_with_other_settings(tmp_path: Path, monk
     out = tmp_path / "r.jsonl"
     result = invoke("batch", "-n", "2", "-d", "1", "--danger", "3", "--no-tables", "-o", str(out))
     assert result.exit_code == 1
-    assert one_error_line(result).startswith("solve2048: error: a worker played seed 0 at depth 1, prune auto")
-    assert "not depth 1, danger 3," in result.stderr and out.read_bytes() == b""
+    assert one_error_line(result).startswith("solve2048: error: a worker played seed 0 at depth 1, quiescence 3, "
+                                             "late quiescence 2, prune auto")
+    assert "not depth 1, danger 3, quiescence 3," in result.stderr and out.read_bytes() == b""
 
 
 def test_the_page_takes_danger_and_keeps_the_servers_where_it_can() -> None:
@@ -120,7 +121,7 @@ def test_the_page_takes_danger_and_keeps_the_servers_where_it_can() -> None:
     assert request_settings({"danger": 5}, SearchSettings(depth=3), limits).danger == 5
     # The page offers every depth up to the deepest and never names danger: the
     # server's holds where it can, and never makes the deepest depth fail.
-    assert request_settings({"depth": 6}, base, limits) == base.replace(depth=6, danger=None)
+    assert request_settings({"depth": 6}, base, limits) == base.replace(depth=6, danger=None, quiescence=None)
     for body, message in [({"depth": "auto", "danger": 3}, "fixed depth"), ({"danger": "x"}, "from 0 to 16"),
                           ({"depth": 6, "danger": 1}, "deeper than this server allows")]:
         with pytest.raises(ApiError, match=message):
@@ -131,9 +132,9 @@ def test_a_server_whose_own_depth_its_limits_refuse_does_not_start() -> None:
     from solve2048.web.app import create_app
 
     with pytest.raises(ApiError, match=r"depth 6 with danger searches deeper than --max-depth allows \(6\)"):
-        create_app(SearchSettings(depth=6, danger=3), Limits(max_depth=6))
+        create_app(SearchSettings(depth=6, danger=3, quiescence=None), Limits(max_depth=6))
     with pytest.raises(ApiError, match=r"depth 7 searches deeper"):
-        create_app(SearchSettings(depth=7), Limits(max_depth=6))
+        create_app(SearchSettings(depth=7, quiescence=None), Limits(max_depth=6))
     result = invoke("serve", "-d", "10", "--danger", "3", "--no-open")
     assert result.exit_code == 2
     assert one_error_line(result) == \
@@ -174,7 +175,7 @@ def test_a_record_and_its_review_say_danger(tmp_path: Path) -> None:
     reviewed = invoke("review", str(record), "-d", "1", "--danger", "2", "--no-tables", "--json")
     assert reviewed.exit_code == 0 and json.loads(reviewed.output)["danger"] == 2
     text = invoke("review", str(record), "-d", "1", "--danger", "2", "--no-tables").output
-    assert "reviewed (depth 1, danger 2, no tables)" in text
+    assert "reviewed (depth 1, danger 2, quiescence 3, late quiescence 2, no tables)" in text
 
 
 def test_the_engine_itself_refuses_a_danger_it_cannot_keep() -> None:

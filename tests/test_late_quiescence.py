@@ -53,9 +53,10 @@ def test_the_last_phase_starts_at_32768(board: str, holds: bool) -> None:
 def test_a_board_holding_32768_is_searched_with_the_late_quiescence() -> None:
     assert same_search(analyze(LATE, depth=2, quiescence=1, late_quiescence=3), analyze(LATE, depth=2, quiescence=3))
     assert same_search(analyze(EARLY, depth=2, quiescence=1, late_quiescence=3), analyze(EARLY, depth=2, quiescence=1))
-    # Without quiescence, only the last phase looks.
-    assert same_search(analyze(LATE, depth=2, late_quiescence=2), analyze(LATE, depth=2, quiescence=2))
-    assert same_search(analyze(EARLY, depth=2, late_quiescence=2), analyze(EARLY, depth=2))
+    # With no quiescence, only the last phase looks.
+    assert same_search(analyze(LATE, depth=2, quiescence=None, late_quiescence=2), analyze(LATE, depth=2, quiescence=2))
+    assert same_search(analyze(EARLY, depth=2, quiescence=None, late_quiescence=2),
+                       analyze(EARLY, depth=2, quiescence=None))
     # The settings differ where it matters: a look at more leaves changes the values.
     assert not same_search(analyze(LATE, depth=2, quiescence=3), analyze(LATE, depth=2, quiescence=1))
 
@@ -119,10 +120,10 @@ def test_settings_refuse_a_late_quiescence_that_is_not_a_count_of_empty_cells(ba
 
 def test_a_batch_line_records_late_quiescence_and_a_resume_must_keep_it(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    assert_a_batch_keeps("late_quiescence", 2, 3, out)
+    assert_a_batch_keeps("late_quiescence", 1, 3, out)  # 2 is the default
     summary = json.loads(invoke("stats", str(out), "--json").output)
-    assert summary["late_quiescences"] == [2] and summary["quiescences"] == []
-    assert "late quiescence 2" in invoke("stats", str(out)).output
+    assert summary["late_quiescences"] == [1] and summary["quiescences"] == [3]
+    assert "depth 1, quiescence 3, late quiescence 1" in invoke("stats", str(out)).output
 
 
 def test_lines_without_late_quiescence_had_one_quiescence_and_a_bad_one_is_refused() -> None:

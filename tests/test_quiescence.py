@@ -92,14 +92,14 @@ def test_a_look_at_every_leaf_is_the_search_one_move_deeper(depth: int, prune: f
     # whose own nodes there are pruned by the same threshold.
     for board in game_like_boards(50 + depth, 12 if depth < 3 else 3, 0.3):
         looked = analyze(board, depth=depth, prune=prune, quiescence=15, searcher=NO_CACHE)
-        deeper = analyze(board, depth=depth + 1, prune=prune, searcher=NO_CACHE)
+        deeper = analyze(board, depth=depth + 1, prune=prune, quiescence=None, searcher=NO_CACHE)
         assert (looked.values, looked.nodes, looked.best) == (deeper.values, deeper.nodes, deeper.best)
         assert looked.depth == depth
 
 
 def test_only_a_crowded_leaf_looks_further() -> None:
     roomy = "2 4 8 16 / 32 64 128 256 / 512 . . . / . . . 2"  # 6 empty cells
-    plain = analyze(roomy, depth=2, prune=0.0, searcher=NO_CACHE)
+    plain = analyze(roomy, depth=2, prune=0.0, quiescence=None, searcher=NO_CACHE)
     # A move never fills a cell: a leaf of depth 2 here has at least the 6
     # empty cells of the board less its one spawn.
     same = analyze(roomy, depth=2, prune=0.0, quiescence=4, searcher=NO_CACHE)
@@ -109,7 +109,7 @@ def test_only_a_crowded_leaf_looks_further() -> None:
     # A pruned branch never looks: a threshold above every spawn's probability
     # leaves depth 2 at its own first spawns, searched or not alike.
     assert analyze(CROWDED, depth=2, prune=0.9, quiescence=15, searcher=NO_CACHE).values == \
-        analyze(CROWDED, depth=2, prune=0.9, searcher=NO_CACHE).values
+        analyze(CROWDED, depth=2, prune=0.9, quiescence=None, searcher=NO_CACHE).values
 
 
 def test_a_split_search_looks_alike_on_any_number_of_threads() -> None:
@@ -117,7 +117,7 @@ def test_a_split_search_looks_alike_on_any_number_of_threads() -> None:
     one = analyze(CROWDED, depth=6, quiescence=4, threads=1)
     two = analyze(CROWDED, depth=6, quiescence=4, threads=2)
     assert (one.values, one.nodes) == (two.values, two.nodes)
-    plain = analyze(CROWDED, depth=6, threads=1)
+    plain = analyze(CROWDED, depth=6, threads=1, quiescence=None)
     assert one.values != plain.values and one.nodes > plain.nodes
 
 
@@ -125,7 +125,7 @@ def test_a_split_search_looking_at_every_leaf_is_the_search_one_move_deeper() ->
     # The split tasks' own pruned children (prune 0.06 prunes a 4 at once) stay plain.
     no_table = Searcher(tt_mb=0, threads=2)
     looked = analyze(CROWDED, depth=6, prune=0.06, quiescence=15, searcher=no_table)
-    deeper = analyze(CROWDED, depth=7, prune=0.06, searcher=no_table)
+    deeper = analyze(CROWDED, depth=7, prune=0.06, quiescence=None, searcher=no_table)
     assert (looked.values, looked.nodes) == (deeper.values, deeper.nodes)
 
 
@@ -135,7 +135,7 @@ def test_a_timed_search_looks_too() -> None:
     exact = Searcher(reuse_deeper=False)  # a value stored at another depth is not read
     timed = analyze(CROWDED, time_ms=30, prune=0.0, quiescence=2, searcher=exact)
     alone = analyze(CROWDED, depth=timed.depth, prune=0.0, quiescence=2, searcher=exact)
-    assert timed.values == alone.values != analyze(CROWDED, depth=timed.depth, prune=0.0).values
+    assert timed.values == alone.values != analyze(CROWDED, depth=timed.depth, prune=0.0, quiescence=None).values
 
 
 @pytest.mark.parametrize("bad", [16, 0, -1, True, 2.0, "2"])
@@ -153,7 +153,7 @@ def test_the_engine_itself_refuses_a_quiescence_it_cannot_keep() -> None:
 
 
 def test_a_game_records_its_quiescence_and_plays_otherwise() -> None:
-    looked, plain = play_game(3, depth=2, quiescence=3), play_game(3, depth=2)
+    looked, plain = play_game(3, depth=2, quiescence=3), play_game(3, depth=2, quiescence=None)
     assert looked.quiescence == 3 and looked.to_json()["quiescence"] == 3
     assert plain.to_json()["quiescence"] is None
     assert (looked.score, looked.moves) != (plain.score, plain.moves)
@@ -173,7 +173,7 @@ def test_hint_and_play_take_quiescence() -> None:
 
 @pytest.mark.parametrize("value, message", [("16", "16 is not in the range 1<=x<=15"),
                                             ("0", "0 is not in the range 1<=x<=15"),
-                                            ("few", "'few' is not a valid integer")])
+                                            ("few", "'few' is neither 'off' nor a number of empty cells")])
 def test_the_cli_refuses_a_bad_quiescence_in_one_line(value: str, message: str) -> None:
     result = invoke("hint", CROWDED, "--quiescence", value)
     assert result.exit_code == 2
@@ -248,11 +248,11 @@ def test_the_bench_measures_a_look_at_every_leaf_as_one_move_deeper() -> None:
     # so is danger on every root.
     from solve2048.benchmark import run_bench
 
-    deeper = run_bench(3, prune=0.0, tt_mb=0)["nodes"]
+    deeper = run_bench(3, prune=0.0, tt_mb=0, quiescence=None)["nodes"]
     assert run_bench(2, prune=0.0, tt_mb=0, quiescence=15)["nodes"] == deeper
-    assert run_bench(2, prune=0.0, tt_mb=0, danger=16)["nodes"] == deeper
+    assert run_bench(2, prune=0.0, tt_mb=0, danger=16, quiescence=None)["nodes"] == deeper
     looked = json.loads(invoke("bench", "-d", "2", "--quiescence", "2", "--json").output)
-    plain = json.loads(invoke("bench", "-d", "2", "--json").output)
+    plain = json.loads(invoke("bench", "-d", "2", "--quiescence", "off", "--json").output)
     assert looked["quiescence"] == 2 and looked["danger"] is None
     assert deeper > looked["nodes"] > plain["nodes"]  # the bench's late boards are crowded
     text = invoke("bench", "-d", "2", "--quiescence", "2").output

@@ -34,7 +34,8 @@ def test_play_json_shape_and_record_agree(record: list[str], tmp_path: Path) -> 
                          "stretch_probability"}
     assert data["depth"] == 2 and data["time_ms"] is None
     start, end = json.loads(record[0]), json.loads(record[-1])
-    assert start == {"type": "start", "seed": 4, "depth": 2, "board": start["board"]}
+    assert start == {"type": "start", "seed": 4, "depth": 2, "quiescence": 3, "late_quiescence": 2,
+                     "board": start["board"]}
     assert end["score"] == data["score"] and end["moves"] == data["moves"] == len(record) - 2
     assert end["reason"] == "game_over"
 

@@ -138,7 +138,7 @@ def test_an_impossible_line_names_file_line_and_field(tmp_path: Path, change: di
 
 
 def test_the_final_board_must_be_the_lost_board_of_such_a_game() -> None:
-    row = play_seeds([3], Settings(depth=1))[0]
+    row = play_seeds([3], Settings(depth=1, quiescence=None))[0]  # a short game: 5,000 more moves are too many
     board = Board.parse(row["final_board"])
     assert check_game(row) and board.is_game_over() and board.max_tile == row["max_tile"]
     top = row["max_tile"]

@@ -9,8 +9,15 @@ import pytest
 from helpers import ALMOST_LOST, pack
 
 from solve2048 import Board, Move, Weights, analyze, auto_depth
-from solve2048.engine import Evaluator, Searcher
-from solve2048.reference_search import direction_back, expectimax, heuristic, search_symmetry, searched_depth
+from solve2048.engine import DEFAULT_LATE_QUIESCENCE, DEFAULT_QUIESCENCE, Evaluator, Searcher
+from solve2048.reference_search import (
+    OracleResult,
+    direction_back,
+    expectimax,
+    heuristic,
+    search_symmetry,
+    searched_depth,
+)
 from solve2048.reference_tables import symmetry
 
 NO_CACHE = Searcher(tt_mb=0)
@@ -31,10 +38,15 @@ def _tile_weights() -> np.ndarray:
     return w / w.sum()
 
 
+def oracle_of(board: Board, depth: int, prune: float | str, weights: Weights = DEFAULT_WEIGHTS) -> OracleResult:
+    """The oracle's search with the default look, as analyze searches by default."""
+    return expectimax(list(board.cells), depth, prune, weights, DEFAULT_QUIESCENCE, DEFAULT_LATE_QUIESCENCE)
+
+
 def assert_same_values(board: Board, depth: int, prune: float, searcher: Searcher,
                        weights: Weights = DEFAULT_WEIGHTS) -> None:
     c = analyze(board, depth=depth, prune=prune, searcher=searcher, weights=weights)
-    oracle = expectimax(list(board.cells), depth, prune, weights)
+    oracle = oracle_of(board, depth, prune, weights)
     for move in Move:
         expected = oracle.values[str(move)]
         got = c.values[move]
@@ -227,7 +239,7 @@ def test_a_merge_of_two_32768s_is_searched_on_the_boards_copy() -> None:
     result = analyze(board, depth=2, prune=0.0, searcher=NO_CACHE)
     assert result.best in (Move.LEFT, Move.RIGHT)
     assert result.values[Move.UP] is None and result.values[Move.DOWN] is None
-    oracle = expectimax(list(board.cells), 2, prune=0.0)
+    oracle = oracle_of(board, 2, 0.0)
     assert {str(m): v for m, v in result.values.items()} == oracle.values
     assert result.nodes == oracle.nodes
 
@@ -238,7 +250,7 @@ def test_the_search_on_boards_past_32768_matches_the_oracle() -> None:
                  "65536 65536 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 ."):
         board = Board.parse(text)
         result = analyze(board, depth=2, prune=0.0, searcher=NO_CACHE)
-        oracle = expectimax(list(board.cells), 2, prune=0.0)
+        oracle = oracle_of(board, 2, 0.0)
         assert {str(m): v for m, v in result.values.items()} == oracle.values, text
         assert result.nodes == oracle.nodes
 
@@ -287,7 +299,7 @@ def test_a_board_in_danger_is_searched_one_move_deeper_as_in_the_oracle(danger: 
         c = analyze(board, depth=1, danger=danger, searcher=NO_CACHE)
         depth = searched_depth(list(board.cells), 1, danger)
         assert c.depth == depth, board
-        oracle = expectimax(list(board.cells), depth, "auto")
+        oracle = oracle_of(board, depth, "auto")
         assert c.nodes == oracle.nodes, board
         assert all(c.values[move] == pytest.approx(oracle.values[str(move)], rel=REL)
                    if oracle.values[str(move)] is not None else c.values[move] is None for move in Move), board

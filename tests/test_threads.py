@@ -71,8 +71,9 @@ def test_short_call_gives_what_the_settings_value_gives() -> None:
 
 
 def test_settings_with_their_engine_arguments_worked_out_still_pickle() -> None:
-    made = SearchSettings(depth=4, prune=0.001)
-    assert made.engine_args == (4, -1, -1, 0.0, 0.001, None)
+    made = SearchSettings(depth=4, prune=0.001)  # the default look: quiescence 3
+    assert made.engine_args == (4, -1, 3, 0.0, 0.001, None)
+    assert SearchSettings(depth=4, prune=0.001, quiescence=None).engine_args == (4, -1, -1, 0.0, 0.001, None)
     again = pickle.loads(pickle.dumps(made))
     assert again == made and again.engine_args == made.engine_args
 
@@ -195,10 +196,11 @@ def test_below_the_split_depth_the_search_is_the_one_table_search() -> None:
 
 def test_the_depth_6_bench_signature_is_the_same_on_any_thread_count() -> None:
     # The node count over the bench positions at depth 6, the split search's
-    # signature (docs/search.md, "One search on every core").
+    # signature (docs/search.md, "One search on every core"), without a look.
     for threads in (1, 2):
         searcher = Searcher(threads=threads)
-        assert sum(analyze(b, depth=SPLIT_DEPTH, searcher=searcher).nodes for b in load_positions()) \
+        assert sum(analyze(b, depth=SPLIT_DEPTH, quiescence=None, searcher=searcher).nodes
+                   for b in load_positions()) \
             == 3_888_158
 
 

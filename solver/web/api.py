@@ -153,19 +153,19 @@ def danger_of(body: dict[str, Any], base: SearchSettings, depth: Depth, time_ms:
     return danger
 
 
-def look_of(body: dict[str, Any], field: str, own: int | None, check: Callable[[int | None], object]) -> int | None:
+def look_of(body: dict[str, Any], field: str, check: Callable[[int | None], object]) -> int | None:
     """The request's ``field``, quiescence or late_quiescence, checked by
-    ``check`` (null: no look, or the quiescence throughout), or the server's
-    ``own`` when it names none; whether the search stays within the limits is
-    settings_of's."""
-    if field not in body:
-        return own
+    ``check`` (null: no look, or the quiescence throughout); whether the
+    search stays within the limits is settings_of's."""
     cells: int | None = body[field]
     try:
         check(cells)
     except ValueError as error:
         raise ApiError(str(error)) from None
     return cells
+
+
+LOOK_CHECKS = (("quiescence", check_quiescence), ("late_quiescence", check_late_quiescence))
 
 
 def _reach(depth: Depth, danger: int | None, quiescence: int | None, late_quiescence: int | None) -> int:
@@ -183,34 +183,38 @@ def _extras(danger: int | None, quiescence: int | None, late_quiescence: int | N
 
 
 def check_server_depth(settings: SearchSettings, limits: Limits) -> None:
-    """Refuses a server whose own depth its limits would refuse to every request."""
-    extras = settings.danger, settings.quiescence, settings.late_quiescence
-    if _reach(settings.depth, *extras) > limits.max_depth:
-        raise ApiError(f"depth {settings.depth}{_extras(*extras)} searches deeper than "
+    """Refuses a server whose own depth its limits would refuse to every
+    request: its depth, danger and the look it was given (a default look
+    gives way where there is no room for it, as in every request)."""
+    looks = (None, None) if settings.default_look else (settings.quiescence, settings.late_quiescence)
+    if _reach(settings.depth, settings.danger, *looks) > limits.max_depth:
+        raise ApiError(f"depth {settings.depth}{_extras(settings.danger, *looks)} searches deeper than "
                        f"--max-depth allows ({limits.max_depth})")
 
 
 def settings_of(body: dict[str, Any], base: SearchSettings, limits: Limits) -> SearchSettings:
     """The server's settings with the request's depth, time, danger, quiescence
     and late quiescence: the tables, pruning and table size stay the server's
-    own. What the request names must fit the deepest depth allowed; what it
-    leaves to the server is dropped where it would not, the server's looks
+    own. The look follows given_look: one named by the request, else the
+    server's, or the default of the request's depth where the server's is
+    the default. What the request names must fit the deepest depth allowed;
+    what it leaves to the server is dropped where it would not, its looks
     first."""
     depth = depth_of(body.get("depth", base.depth), limits)
     time_ms = time_of(body.get("time_ms", base.time_ms), limits)
     danger = danger_of(body, base, depth, time_ms)
-    quiescence = look_of(body, "quiescence", base.quiescence, check_quiescence)
-    late = look_of(body, "late_quiescence", base.late_quiescence, check_late_quiescence)
+    named = {field: look_of(body, field, check) for field, check in LOOK_CHECKS if field in body}
+    looked = base.replace(depth=depth, time_ms=time_ms, danger=danger, **named)
+    quiescence, late = looked.quiescence, looked.late_quiescence
     if _reach(depth, danger, quiescence, late) > limits.max_depth:
-        quiescence = quiescence if "quiescence" in body else None
-        late = late if "late_quiescence" in body else None
+        quiescence = quiescence if "quiescence" in named else None
+        late = late if "late_quiescence" in named else None
     if _reach(depth, danger, quiescence, late) > limits.max_depth and "danger" not in body:
         danger = None
     if _reach(depth, danger, quiescence, late) > limits.max_depth:
         raise ApiError(f"depth {depth}{_extras(danger, quiescence, late)} searches deeper than this server allows "
                        f"({limits.max_depth})")
     return base.replace(depth=depth, time_ms=time_ms, danger=danger, quiescence=quiescence, late_quiescence=late)
-
 
 
 def flag_of(body: dict[str, Any], name: str, default: bool) -> bool:
