@@ -13,7 +13,9 @@ mkdir -p "${1:-$(dirname "$0")/results}"
 cd "${1:-$(dirname "$0")/results}"
 run() {  # depth games variant
     if [ "$3" = tables ]; then flag=""; else flag="--no-tables"; fi
-    solve2048 batch --games "$2" --depth "$1" --jobs 1 $flag --out "depth$1-$3.jsonl" \
+    # --quiescence off: the plain search these figures were published with
+    # (a fixed depth has looked past crowded leaves by default since 2026-12-05).
+    solve2048 batch --games "$2" --depth "$1" --jobs 1 $flag --quiescence off --out "depth$1-$3.jsonl" \
         --plot "depth$1-$3.png" > "depth$1-$3.txt"
 }
 { run 5 600 tables; run 4 300 search; } &

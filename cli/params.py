@@ -22,6 +22,7 @@ from solve2048.engine import (
     DEFAULT_QUIESCENCE,
     DEFAULT_THREADS,
     DEFAULT_TT_MB,
+    LOOK_MAX_DEPTH,
     MAX_DEPTH,
     MAX_THREADS,
     PRUNE_AUTO,
@@ -286,9 +287,9 @@ def quiescence_option(command: F) -> F:
         "--quiescence", type=LOOK, default=None, metavar="CELLS|off",
         help="Look one more spawn and move past a leaf (a board after the last move looked at) "
              f"with at most this many empty cells, where the heuristic misjudges most. Default at "
-             f"a fixed depth without --time: {DEFAULT_QUIESCENCE}, and {DEFAULT_LATE_QUIESCENCE} once "
-             "the board holds 32768 (none at depth auto or with --time); given alone, it holds "
-             "throughout; 'off' looks at none.",
+             f"depths 1 to {LOOK_MAX_DEPTH} without --time: {DEFAULT_QUIESCENCE}, and "
+             f"{DEFAULT_LATE_QUIESCENCE} once the board holds 32768 (none deeper, at depth auto or "
+             "with --time); given alone, it holds throughout; 'off' looks at none.",
     )(command)
 
 

@@ -166,14 +166,16 @@ def engine_late_quiescence(late_quiescence: int | None) -> int:
     return _engine_cells(check_late_quiescence(late_quiescence))
 
 
-# The look past crowded leaves that a search at a fixed depth makes unless
-# told otherwise (settings.given_look): quiescence 3 until the board holds
-# 32768, 2 from then on. Over 1,000 paired games it reached 32768 in 20.7
-# more points of games than no look at depth 3, 8.9 at depth 4 and 4.4 at
-# depth 5, at 0.65 to 0.8 of their moves/s; at depth "auto", +1.0 ± 2.1
-# (bench/RESULTS.md, "The default look").
+# The look past crowded leaves that a search at a fixed depth up to
+# LOOK_MAX_DEPTH makes unless told otherwise (settings.given_look):
+# quiescence 3 until the board holds 32768, 2 from then on. Over 1,000
+# paired games it gained at every depth from 1 to 5 (at 32768: 20.7 points
+# at depth 3, 8.9 at depth 4, 4.4 at depth 5), at 0.3 to 0.8 of their
+# moves/s; at depth 6, -4.0 ± 5.1 over 100 games, and at depth "auto"
+# +1.0 ± 2.1, no gain for its cost (bench/RESULTS.md, "The default look").
 DEFAULT_QUIESCENCE = 3
 DEFAULT_LATE_QUIESCENCE = 2
+LOOK_MAX_DEPTH = 5
 
 
 # ---- rules -----------------------------------------------------------------

@@ -20,6 +20,7 @@ from solve2048.engine import (
     DEFAULT_QUIESCENCE,
     DEFAULT_THREADS,
     DEFAULT_TT_MB,
+    LOOK_MAX_DEPTH,
     MAX_DEPTH,
     Prune,
     Weights,
@@ -76,18 +77,20 @@ def given_look(quiescence: int | None, late_quiescence: int | None, depth: Depth
                time_ms: float | None) -> tuple[int | None, int | None]:
     """The (quiescence, late quiescence) of a search from what was given
     (NOT_GIVEN: left out), checked. A quiescence left out is the depth's
-    default: 3 at a fixed depth without a time limit, none at depth "auto"
-    (which already searches a crowded board one move deeper, and gained
-    nothing measurable from the look) or with a time limit (not measured).
-    With neither given, a fixed depth also takes the default late
-    quiescence, 2 once the board holds 32768. A quiescence given alone holds
-    throughout (None: no look at all), as it did before the default. One
-    rule for the API, the CLI, a batch and the page."""
-    fixed = depth != "auto" and time_ms is None
+    default: 3 at a fixed depth up to LOOK_MAX_DEPTH (5) without a time
+    limit, where it was measured to gain; none deeper (no gain measured at
+    depth 6, for its cost), at depth "auto" (which already searches a
+    crowded board one move deeper, and gained nothing measurable from the
+    look) or with a time limit (not measured). With neither given, those
+    depths also take the default late quiescence, 2 once the board holds
+    32768. A quiescence given alone holds throughout (None: no look at
+    all), as it did before the default. One rule for the API, the CLI, a
+    batch and the page."""
+    looks = isinstance(depth, int) and depth <= LOOK_MAX_DEPTH and time_ms is None
     if quiescence is NOT_GIVEN:
-        quiescence = DEFAULT_QUIESCENCE if fixed else None
+        quiescence = DEFAULT_QUIESCENCE if looks else None
         if late_quiescence is NOT_GIVEN:
-            late_quiescence = DEFAULT_LATE_QUIESCENCE if fixed else None
+            late_quiescence = DEFAULT_LATE_QUIESCENCE if looks else None
     elif late_quiescence is NOT_GIVEN:
         late_quiescence = None
     return check_quiescence(quiescence), check_late_quiescence(late_quiescence)
@@ -113,8 +116,8 @@ class SearchSettings:
     move deeper on a board with at most that many empty cells, as "auto"
     does at 3; with ``quiescence``, a leaf with at most that many empty cells
     worth one more spawn and move, and with ``late_quiescence``, the same for
-    a board holding 32768 or more in its place: at a fixed depth by default
-    3, then 2, see ``given_look``; None for no look), how much of the tree is pruned
+    a board holding 32768 or more in its place: at a fixed depth up to 5 by
+    default 3, then 2, see ``given_look``; None for no look), how much of the tree is pruned
     (``prune``), the transposition table's size (``tt_mb``), the heuristic
     (``weights``; None lets the tables choose, see ``heuristic``), the
     endgame tables whose sure moves replace the search (``tables``) and the

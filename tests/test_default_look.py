@@ -53,10 +53,10 @@ def test_one_rule_says_what_a_search_at_a_fixed_depth_looks_at(quiescence, late,
         assert made.default_look is (not fields) if isinstance(made, SearchSettings) else True
 
 
-@pytest.mark.parametrize("depth, time_ms", [("auto", None), (5, 50.0), ("auto", 50.0)])
-def test_depth_auto_and_a_timed_search_look_only_when_told(depth, time_ms) -> None:
-    # "auto" deepens a crowded board by itself, and the look gained it nothing
-    # measurable; a timed search's depth depends on the machine.
+@pytest.mark.parametrize("depth, time_ms", [(6, None), (16, None), ("auto", None), (5, 50.0), ("auto", 50.0)])
+def test_deeper_depths_auto_and_a_timed_search_look_only_when_told(depth, time_ms) -> None:
+    # Depth 6 gained nothing measurable from the look, nor "auto", which
+    # deepens a crowded board by itself; a timed search's depth depends on the machine.
     assert given_look(NOT_GIVEN, NOT_GIVEN, depth, time_ms) == (None, None)
     assert given_look(NOT_GIVEN, 1, depth, time_ms) == (None, 1)
     assert given_look(2, NOT_GIVEN, depth, time_ms) == (2, None)
@@ -152,8 +152,8 @@ def test_a_request_naming_its_quiescence_alone_looks_alike_throughout() -> None:
 
 
 def test_a_request_takes_the_default_look_of_its_own_depth() -> None:
-    auto, limits = SearchSettings(), Limits(max_depth=6)   # the server's defaults: depth auto, no look
-    for body, look in [({}, (None, None)), ({"depth": 4}, (3, 2)), ({"depth": 6}, (None, None)),  # no room
+    auto, limits = SearchSettings(), Limits(max_depth=5)   # the server's defaults: depth auto, no look
+    for body, look in [({}, (None, None)), ({"depth": 4}, (3, 2)), ({"depth": 5}, (None, None)),  # no room
                        ({"depth": 4, "time_ms": 20}, (None, None)), ({"depth": 4, "quiescence": None}, (None, None))]:
         asked = request_settings(body, auto, limits)
         assert (asked.quiescence, asked.late_quiescence) == look, body
@@ -165,18 +165,19 @@ def test_a_request_takes_the_default_look_of_its_own_depth() -> None:
 def test_a_server_whose_default_look_would_pass_its_deepest_depth_starts_without_it() -> None:
     from solve2048.web.app import create_app
 
-    create_app(SearchSettings(depth=6), Limits(max_depth=6))   # its own requests then search without the look
-    assert request_settings({}, SearchSettings(depth=6), Limits(max_depth=6)).quiescence is None
-    with pytest.raises(ApiError, match=r"depth 6 with quiescence searches deeper than --max-depth allows \(6\)"):
-        create_app(SearchSettings(depth=6, quiescence=3), Limits(max_depth=6))
-    # On the command line: `serve -d 10` (the deepest by default) gets past its
-    # settings to the socket, here one already taken, where one given is refused.
+    create_app(SearchSettings(depth=5), Limits(max_depth=5))   # its own requests then search without the look
+    assert request_settings({}, SearchSettings(depth=5), Limits(max_depth=5)).quiescence is None
+    with pytest.raises(ApiError, match=r"depth 5 with quiescence searches deeper than --max-depth allows \(5\)"):
+        create_app(SearchSettings(depth=5, quiescence=3), Limits(max_depth=5))
+    # On the command line: `serve -d 5 --max-depth 5` gets past its settings to
+    # the socket, here one already taken, where one given is refused.
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = str(taken.getsockname()[1])
-        result = invoke("serve", "-d", "10", "--port", port, "--no-open", "--no-tables")
+        serve = ("serve", "-d", "5", "--max-depth", "5", "--port", port, "--no-open", "--no-tables")
+        result = invoke(*serve)
         assert result.exit_code == 2 and "searches deeper" not in result.output and port in one_error_line(result)
-        result = invoke("serve", "-d", "10", "--quiescence", "3", "--port", port, "--no-open", "--no-tables")
+        result = invoke(*serve, "--quiescence", "3")
         assert result.exit_code == 2
-        assert "depth 10 with quiescence searches deeper than --max-depth allows (10)" in one_error_line(result)
+        assert "depth 5 with quiescence searches deeper than --max-depth allows (5)" in one_error_line(result)
