@@ -11,7 +11,7 @@ from solve2048 import Board
 from solve2048.cli.exits import EXIT_NO_MOVE
 from solve2048.cli.interrupt import interruptible
 from solve2048.cli.params import BOARD, settings_options
-from solve2048.cli.render import board_text, duration, number, table_odds
+from solve2048.cli.render import board_text, duration, extras_text, number, table_odds
 from solve2048.decide import Decision, decide
 from solve2048.settings import SearchSettings
 
@@ -33,13 +33,15 @@ def hint(board: Board, as_json: bool, settings: SearchSettings) -> None:
     if as_json:
         click.echo(json.dumps(decision.to_json()))
     else:
-        click.echo("\n".join(hint_lines(decision, colour=sys.stdout.isatty())))
+        extras = extras_text(settings.danger, settings.quiescence, settings.late_quiescence)
+        click.echo("\n".join(hint_lines(decision, colour=sys.stdout.isatty(), extras=extras)))
     if decision.move is None:
         sys.exit(EXIT_NO_MOVE)
 
 
-def hint_lines(decision: Decision, colour: bool) -> list[str]:
-    """The board, the move and where it came from, and every direction's value."""
+def hint_lines(decision: Decision, colour: bool, extras: str) -> list[str]:
+    """The board, the move and where it came from, and every direction's value;
+    ``extras`` follows the depth searched (", quiescence 3, late quiescence 2")."""
     lines = [board_text(decision.board, colour=colour), ""]
     result, table = decision.analysis, decision.table
     if decision.move is None or result is None:
@@ -60,7 +62,7 @@ def hint_lines(decision: Decision, colour: bool) -> list[str]:
             # A tie shows as 0.0, not as the -0.0 that rounding a tiny shortfall gives.
             gap_text = "" if move == result.best else f"  ({number(gap) if round(gap, 1) else '0.0'})"
             lines.append(f"  {move!s:<6} {number(value):>14}{gap_text}")
-    lines.append(f"depth {result.depth} · {result.nodes:,} nodes · {duration(result.seconds)}"
+    lines.append(f"depth {result.depth}{extras} · {result.nodes:,} nodes · {duration(result.seconds)}"
                  f" · {HEURISTIC_TEXT[decision.heuristic]}")
     return lines
 

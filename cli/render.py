@@ -63,8 +63,9 @@ def duration(seconds: float) -> str:
 
 
 def extras_text(danger: int | str | None, quiescence: int | str | None, late_quiescence: int | str | None) -> str:
-    """What follows "depth N" where --danger, --quiescence or --late-quiescence
-    was given: ", danger C", ", quiescence C", ", late quiescence C", those
-    given, or nothing (C as given: a count, or counts as "2/3")."""
+    """What follows "depth N" where a search went deeper in danger or looked
+    past crowded leaves (given, or the depth's default look): ", danger C",
+    ", quiescence C", ", late quiescence C", those set, or nothing (C a
+    count, or counts as "2/3")."""
     named = (("danger", danger), ("quiescence", quiescence), ("late quiescence", late_quiescence))
     return "".join(f", {name} {cells}" for name, cells in named if cells is not None)

@@ -40,7 +40,7 @@ def test_hint_human_output_lists_every_direction_best_first() -> None:
     order = [line.split()[0] for line in lines
              if line.startswith("  ") and line.split()[0] in ("up", "down", "left", "right")]
     assert order == [str(m) for m, _ in expected.ranked()]
-    assert "depth 2 ·" in result.output
+    assert "depth 2, quiescence 3, late quiescence 2 ·" in result.output  # the default look
 
 
 def test_hint_marks_illegal_directions() -> None:

@@ -111,6 +111,10 @@ def test_the_cli_looks_by_default_and_off_looks_at_none() -> None:
         assert answer["score"] == play_game(3, depth=1, quiescence=look[0], late_quiescence=look[1]).score
     auto = json.loads(invoke("play", "--seed", "3", "--json", "--quiet", "--no-tables", "--stop-at-win").output)
     assert (auto["depth"], auto["quiescence"], auto["late_quiescence"]) == ("auto", None, None)
+    footer = invoke("hint", EARLY, "-d", "3", "--no-tables").output.splitlines()[-1]
+    assert footer.startswith("depth 3, quiescence 3, late quiescence 2 · ")
+    assert invoke("hint", EARLY, "-d", "3", "--quiescence", "off", "--no-tables").output.splitlines()[-1] \
+        .startswith("depth 3 · ")
     result = invoke("hint", EARLY, "--quiescence", "of")
     assert result.exit_code == 2
     assert one_error_line(result) == \
