@@ -44,7 +44,7 @@ from solve2048.settings import (
     check_deepening,
     check_depth,
     check_time,
-    given_look,
+    settle_look,
 )
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, TableSet
 from solve2048.tables import load as load_tables
@@ -133,9 +133,7 @@ class Settings:
         check_depth(self.depth)
         check_time(self.time_ms)
         check_deepening(self.danger, self.depth, self.time_ms)
-        quiescence, late_quiescence = given_look(self.quiescence, self.late_quiescence, self.depth, self.time_ms)
-        object.__setattr__(self, "quiescence", quiescence)
-        object.__setattr__(self, "late_quiescence", late_quiescence)
+        settle_look(self)
         check_prune(self.prune)
         # One table per worker; the workers of a cluster have memory of their
         # own, so the caller checks how many share this machine (check_tt_mb).

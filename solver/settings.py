@@ -96,6 +96,16 @@ def given_look(quiescence: int | None, late_quiescence: int | None, depth: Depth
     return check_quiescence(quiescence), check_late_quiescence(late_quiescence)
 
 
+def settle_look(settings: Any) -> None:
+    """Sets a frozen settings object's ``quiescence`` and ``late_quiescence``
+    to what ``given_look`` makes of them: the search's and the batch's
+    settings settle their look by this one rule."""
+    quiescence, late_quiescence = given_look(settings.quiescence, settings.late_quiescence,
+                                             settings.depth, settings.time_ms)
+    object.__setattr__(settings, "quiescence", quiescence)
+    object.__setattr__(settings, "late_quiescence", late_quiescence)
+
+
 def check_deepening(danger: int | None, depth: Depth, time_ms: float | None) -> None:
     """Refuses ``danger`` but with a fixed depth and no time limit: "auto"
     deepens at 3 empty cells by itself, and a timed search by the clock."""
@@ -146,9 +156,7 @@ class SearchSettings:
         check_time(self.time_ms)
         check_deepening(self.danger, self.depth, self.time_ms)
         object.__setattr__(self, "default_look", self.quiescence is NOT_GIVEN and self.late_quiescence is NOT_GIVEN)
-        quiescence, late_quiescence = given_look(self.quiescence, self.late_quiescence, self.depth, self.time_ms)
-        object.__setattr__(self, "quiescence", quiescence)
-        object.__setattr__(self, "late_quiescence", late_quiescence)
+        settle_look(self)
         check_prune(self.prune)
         check_tt_mb(self.tt_mb)  # one table first: its own message when even one does not fit
         check_tt_mb(self.tt_mb, copies=thread_tables(check_threads(self.threads)))
