@@ -32,6 +32,11 @@ class Decision:
     analysis: Analysis | None     # the search's values (None if a table's move was taken unsearched)
     table: TableMove | None       # the covering table's answer, trusted or not
     heuristic: Heuristic          # the scale of the search's values
+    # The search's settings that change its values, as a results line names them:
+    # one move deeper at this many empty cells, the look past crowded leaves.
+    danger: int | None = None
+    quiescence: int | None = None
+    late_quiescence: int | None = None
 
     @property
     def from_table(self) -> bool:
@@ -51,6 +56,9 @@ class Decision:
             "from_table": self.from_table,
             "table_probability": self.table.probability if self.table else None,
             "heuristic": self.heuristic,
+            "danger": self.danger,
+            "quiescence": self.quiescence,
+            "late_quiescence": self.late_quiescence,
         }
 
 
@@ -79,4 +87,5 @@ def decide(board: Board | str, settings: SearchSettings | None = None, *, values
         move, source = legal[0], "search"
     else:
         move, source = None, None
-    return Decision(position, move, source, analysis, table, settings.heuristic)  # type: ignore[arg-type]
+    return Decision(position, move, source, analysis, table, settings.heuristic,  # type: ignore[arg-type]
+                    settings.danger, settings.quiescence, settings.late_quiescence)

@@ -54,7 +54,8 @@ def test_hint_json_shape() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert set(data) == {"board", "best", "values", "depth", "nodes", "seconds",
-                         "from_table", "table_probability", "heuristic"}
+                         "from_table", "table_probability", "heuristic", "danger", "quiescence",
+                         "late_quiescence"}
     assert data["heuristic"] == "default"  # no tables in the tests' own table folder
     assert data["board"] == list(Board.parse(BOARD).cells)
     assert set(data["values"]) == {"up", "down", "left", "right"}

@@ -122,6 +122,21 @@ def test_the_cli_looks_by_default_and_off_looks_at_none() -> None:
     assert "'off' is not a valid integer" in one_error_line(invoke("hint", EARLY, "--late-quiescence", "off"))
 
 
+def test_hint_json_names_the_look_and_the_danger_it_searched_with() -> None:
+    def hinted(*options: str) -> dict:
+        result = invoke("hint", EARLY, "--json", "--no-tables", *options)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    for options, named in [(("-d", "3"), (None, 3, 2)), (("-d", "3", "--quiescence", "off"), (None, None, None)),
+                           (("-d", "4", "--danger", "2", "--quiescence", "4"), (2, 4, None)),
+                           (("-d", "auto",), (None, None, None))]:
+        answer = hinted(*options)
+        assert (answer["danger"], answer["quiescence"], answer["late_quiescence"]) == named, options
+    # The values are those of the search it names: off differs from the default.
+    assert hinted("-d", "3")["values"] != hinted("-d", "3", "--quiescence", "off")["values"]
+
+
 def test_the_bench_searches_with_the_default_look_unless_told() -> None:
     looked = json.loads(invoke("bench", "-d", "2", "--json").output)
     three = json.loads(invoke("bench", "-d", "2", "--quiescence", "3", "--json").output)
