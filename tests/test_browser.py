@@ -282,6 +282,9 @@ def test_the_editor_sets_a_position_whose_hint_is_hint_json(page: Page) -> None:
     expected = hint_json(board, "--depth", "3")
     assert {k: v for k, v in shown.items() if k != "seconds"} == {k: v for k, v in expected.items() if k != "seconds"}
     assert page.text_content('[data-testid="hint-best"]') == expected["best"]
+    # The line under it names the search as the CLI's hint does: depth 3 looks by default.
+    assert (page.text_content('[data-testid="hint-source"]') or "").startswith(
+        "depth 3, quiescence 3, late quiescence 2 · ")
 
 
 def test_a_pasted_board_the_cli_refuses_is_refused_with_its_words(page: Page) -> None:

@@ -64,10 +64,19 @@
       source.push("searched: the endgame table gives only p = " + tableOdds(hint.table_probability));
     }
     if (hint.depth) {
-      source.push("depth " + hint.depth + " · " + hint.nodes.toLocaleString("en-US") + " nodes · " +
-        (1000 * hint.seconds).toFixed(1) + " ms");
+      source.push("depth " + hint.depth + searchExtras(hint) + " · " + hint.nodes.toLocaleString("en-US") +
+        " nodes · " + (1000 * hint.seconds).toFixed(1) + " ms");
     }
     panel.source.textContent = source.join(" · ");
+  }
+
+  // What follows "depth N", as the CLI's hint says it: the search went one
+  // move deeper in danger, or looked past crowded leaves (", quiescence 3").
+  function searchExtras(hint) {
+    const named = [["danger", hint.danger], ["quiescence", hint.quiescence],
+      ["late quiescence", hint.late_quiescence]];
+    return named.filter(function (pair) { return pair[1] !== null && pair[1] !== undefined; })
+      .map(function (pair) { return ", " + pair[0] + " " + pair[1]; }).join("");
   }
 
   function clearHint(panel) {
