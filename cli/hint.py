@@ -33,15 +33,14 @@ def hint(board: Board, as_json: bool, settings: SearchSettings) -> None:
     if as_json:
         click.echo(json.dumps(decision.to_json()))
     else:
-        extras = extras_text(settings.danger, settings.quiescence, settings.late_quiescence)
-        click.echo("\n".join(hint_lines(decision, colour=sys.stdout.isatty(), extras=extras)))
+        click.echo("\n".join(hint_lines(decision, colour=sys.stdout.isatty())))
     if decision.move is None:
         sys.exit(EXIT_NO_MOVE)
 
 
-def hint_lines(decision: Decision, colour: bool, extras: str) -> list[str]:
-    """The board, the move and where it came from, and every direction's value;
-    ``extras`` follows the depth searched (", quiescence 3, late quiescence 2")."""
+def hint_lines(decision: Decision, colour: bool) -> list[str]:
+    """The board, the move and where it came from, every direction's value,
+    and the search they come from ("depth 3, quiescence 3, late quiescence 2")."""
     lines = [board_text(decision.board, colour=colour), ""]
     result, table = decision.analysis, decision.table
     if decision.move is None or result is None:
@@ -62,6 +61,7 @@ def hint_lines(decision: Decision, colour: bool, extras: str) -> list[str]:
             # A tie shows as 0.0, not as the -0.0 that rounding a tiny shortfall gives.
             gap_text = "" if move == result.best else f"  ({number(gap) if round(gap, 1) else '0.0'})"
             lines.append(f"  {move!s:<6} {number(value):>14}{gap_text}")
+    extras = extras_text(decision.danger, decision.quiescence, decision.late_quiescence)
     lines.append(f"depth {result.depth}{extras} · {result.nodes:,} nodes · {duration(result.seconds)}"
                  f" · {HEURISTIC_TEXT[decision.heuristic]}")
     return lines
