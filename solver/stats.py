@@ -197,7 +197,16 @@ def paired(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str
         "seeds": seed_ranges(x["seed"] for x in firsts),
         "score": _difference([x["score"] for x in firsts], [y["score"] for y in seconds]),
         "reach": reach,
+        "same_games": sum(same_game(x, y) for x, y in pairs),
     }
+
+
+def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two games of one seed were played alike: the same score, moves
+    and final board (a line without the board matches only on the first two).
+    A change that alters no move leaves its game the same, so only the other
+    pairs carry the difference between two settings."""
+    return (a["score"], a["moves"], a.get("final_board")) == (b["score"], b["moves"], b.get("final_board"))
 
 
 def compare(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str, Any]:

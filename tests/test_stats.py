@@ -8,7 +8,7 @@ import statistics
 import pytest
 
 from solve2048.cli.summary import compare_text, seeds_text, summary_text
-from solve2048.stats import compare, fisher_p, mcnemar_p, paired, seed_ranges, summarize, wilson_interval
+from solve2048.stats import compare, fisher_p, mcnemar_p, paired, same_game, seed_ranges, summarize, wilson_interval
 
 
 def row(seed: int, score: int, max_tile: int, moves: int = 100, seconds: float = 0.5) -> dict:
@@ -93,6 +93,24 @@ def test_paired_games_measure_a_small_gain_that_two_means_cannot() -> None:
     text = compare_text(c, "a.jsonl", "b.jsonl")
     assert "paired on the 300 games of the same seeds (seeds 0–299):" in text
     assert "+2,020  ± " in text
+    assert p["same_games"] == 0 and "same game" in text and "0 of 300" in text
+
+
+def test_paired_games_say_how_many_were_played_alike() -> None:
+    # A setting that changes no move leaves its game as it was: those pairs
+    # differ by nothing, and the report says how many carry the difference.
+    a = [dict(row(seed, 10_000 + seed, 1024), final_board=f"0x{seed + 1:x}") for seed in range(10)]
+    b = [dict(r) for r in a]
+    b[0]["score"] += 4                            # another score
+    b[1]["moves"] += 1                            # another length
+    b[2]["final_board"] = "0x99"                  # same score and moves, another board
+    del b[3]["final_board"]                       # an older line, without its board
+    p = paired(a, b)
+    assert p["same_games"] == 6 and paired(a, a)["same_games"] == 10
+    assert same_game(a[4], b[4]) and not same_game(a[2], b[2]) and not same_game(a[3], b[3])
+    assert same_game(row(0, 5_000, 512), row(0, 5_000, 512))    # two older lines: score and moves
+    text = compare_text(compare(a, b), "a", "b")
+    assert "same game                  6 of 10 (played alike, move for move)" in text
 
 
 def test_mcnemar_is_exact_on_the_discordant_pairs() -> None:
