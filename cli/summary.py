@@ -90,7 +90,7 @@ def _paired_lines(p: dict[str, Any] | None) -> list[str]:
     if p is None:
         return ["paired        no seed in both files: the difference above is all there is"]
     lines = [f"paired on the {p['games']:,} games of the same seeds ({seeds_text(p['seeds'])}):",
-             f"{'same game':14}{p['same_games']:>14,} of {p['games']:,} (played alike, move for move)"]
+             f"{'same game':14}{p['same_games']:>14,} of {p['games']:,} (the same score, moves and final board)"]
     rows = [("mean score", p["score"], ",.0f")] + [(f"reach {tile}", r, ".1%") for tile, r in p["reach"].items()]
     for name, r, spec in rows:
         mark = "significant" if r["significant"] else "not significant"

@@ -203,7 +203,7 @@ def paired(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str
 
 def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two games of one seed were played alike: the same score, moves
-    and final board (a line without the board matches only on the first two).
+    and final board (for two lines without a board, the first two alone).
     A change that alters no move leaves its game the same, so only the other
     pairs carry the difference between two settings."""
     return (a["score"], a["moves"], a.get("final_board")) == (b["score"], b["moves"], b.get("final_board"))

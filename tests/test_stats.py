@@ -110,7 +110,7 @@ def test_paired_games_say_how_many_were_played_alike() -> None:
     assert same_game(a[4], b[4]) and not same_game(a[2], b[2]) and not same_game(a[3], b[3])
     assert same_game(row(0, 5_000, 512), row(0, 5_000, 512))    # two older lines: score and moves
     text = compare_text(compare(a, b), "a", "b")
-    assert "same game                  6 of 10 (played alike, move for move)" in text
+    assert "same game                  6 of 10 (the same score, moves and final board)" in text
 
 
 def test_mcnemar_is_exact_on_the_discordant_pairs() -> None:
