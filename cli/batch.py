@@ -28,7 +28,7 @@ from solve2048.batch import (
 from solve2048.board import Board
 from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
 from solve2048.cli.interrupt import terminate_as_interrupt
-from solve2048.cli.params import BOARD, OUTPUT, SEED, InputError, close_quietly, game_settings_options
+from solve2048.cli.params import BOARD, OUTPUT, SEED, TILE, InputError, close_quietly, game_settings_options
 from solve2048.cli.plot import plot_option_callback, write_plot
 from solve2048.cli.render import extras_text
 from solve2048.cli.stats import load_results
@@ -75,14 +75,15 @@ def _clock(seconds: float) -> str:
 
 
 def _settings_text(settings: ResultsKey) -> str:
-    depth, prune, tt_mb, tables, time_ms, start, danger, quiescence, late, table_set, table_trust = settings
+    depth, prune, tt_mb, tables, time_ms, start, danger, quiescence, late, table_set, table_trust, stop_at, on = settings
     # Each table with the threshold it was played from: chain-10:512@0 entry-11:32@0.9 ...
     played = " ".join(f"{label}@{p:g}" for label, p in zip(table_set or (), table_trust or (), strict=True))
     tables_text = "no tables" if tables is None else f"tables at {tables} ({played})"
     time_text = "" if time_ms is None else f", {time_ms:g} ms per move"
     start_text = "" if start is None else f", from {Board.parse(start).notation()}"
+    stop_text = ("" if stop_at is None else f", stopping at {stop_at}") + (", played on stopped games" if on else "")
     return (f"depth {depth}{extras_text(danger, quiescence, late)}, prune {prune}, tt-mb {tt_mb}, "
-            f"{tables_text}{time_text}{start_text}")
+            f"{tables_text}{time_text}{start_text}{stop_text}")
 
 
 def _look_hint(played: ResultsKey, wanted: ResultsKey) -> str:
@@ -108,6 +109,21 @@ def _scheduler_callback(ctx: click.Context, param: click.Parameter, value: str |
         raise click.BadParameter(str(error), ctx, param) from None
 
 
+def _stopped_games(path: str, seed: int, games: int, stop_at: int | None) -> dict[int, dict[str, Any]]:
+    """The stopped games of results file ``path`` among seeds seed..seed+games-1,
+    by seed; every one of those seeds must be there, stopped or ended."""
+    by_seed = {row["seed"]: row for row in load_results(path, repair=False)}
+    missing = next((s for s in range(seed, seed + games) if s not in by_seed), None)
+    if missing is not None:
+        raise InputError(f"{path} has no game of seed {missing:,}; --seed and --games choose games it holds")
+    stopped = {s: by_seed[s] for s in range(seed, seed + games) if by_seed[s].get("state") is not None}
+    below = next((row for row in stopped.values() if stop_at is not None and row["stop_at"] >= stop_at), None)
+    if below is not None:
+        raise click.BadParameter(f"the games of {path} stopped at {below['stop_at']}; a game played on stops "
+                                 "at a bigger tile", param_hint="'--stop-at'")
+    return stopped
+
+
 class WriteFailed(Exception):
     """A finished game could not be written to --out: the batch stops."""
 
@@ -130,9 +146,16 @@ class WriteFailed(Exception):
                    "(needs the cluster extra).")
 @click.option("--start", "start", type=BOARD, default=None,
               help="Play every game from this board instead of a new game (game i's spawns from seed SEED + i).")
+@click.option("--stop-at", "stop_at", type=TILE, default=None,
+              help="Stop each game at the move that first makes this tile, keeping what playing it on needs "
+                   "(see --from).")
+@click.option("--from", "from_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Play on the games of this results file that stopped (--stop-at), each from where it "
+                   "stopped, with its own spawns to come, under this run's settings; games that ended are left out.")
 @game_settings_options
 def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json: bool, plot_path: str | None,
-          scheduler: str | None, start: Board | None, settings: SearchSettings) -> None:
+          scheduler: str | None, start: Board | None, stop_at: int | None, from_path: str | None,
+          settings: SearchSettings) -> None:
     """Play many seeded games and print the statistics the field publishes.
 
     With --out, every finished game is written at once; running the same command
@@ -145,7 +168,13 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
     rows = load_results(out_path, repair=True) if out_path else []
     if start is not None and not any(start.cells):
         raise click.BadParameter("a game cannot start from the empty board", param_hint="'--start'")
-    batch_settings = Settings.of(settings, start)   # as it travels to the workers
+    if start is not None and stop_at is not None and start.max_tile >= stop_at:
+        raise click.BadParameter(f"the start board holds {start.max_tile} already", param_hint="'--stop-at'")
+    if start is not None and from_path is not None:
+        raise click.UsageError("--start and --from cannot go together: a game starts from one board or plays on "
+                               "a stopped game")
+    stopped = _stopped_games(from_path, seed, games, stop_at) if from_path else None
+    batch_settings = Settings.of(settings, start, stop_at, continues=from_path is not None)  # as sent to workers
     jobs = jobs or default_jobs()
     if not scheduler:
         try:  # every local worker makes a table of its own, all on this machine
@@ -166,7 +195,10 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
         raise InputError(f"{out_path} holds games played with other entries in table {table}: "
                          f"its games would not be these tables', so play into another file")
     done = {r["seed"] for r in rows}
-    todo = [s for s in range(seed, seed + games) if s not in done]
+    todo = [s for s in range(seed, seed + games) if s not in done and (stopped is None or s in stopped)]
+    if stopped is not None and not as_json:
+        click.echo(f"playing on {len(stopped):,} stopped games of {from_path}; {games - len(stopped):,} of "
+                   f"seeds {seed:,} to {seed + games - 1:,} ended there", err=True)
     if done and not as_json:
         click.echo(f"resuming {out_path}: {len(done):,} games done, {len(todo):,} to play", err=True)
 
@@ -200,9 +232,9 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
     try:
         with terminate_as_interrupt():
             if scheduler:
-                run_cluster(todo, batch_settings, scheduler, on_rows)
+                run_cluster(todo, batch_settings, scheduler, on_rows, stopped)
             else:
-                run_local(todo, batch_settings, jobs, on_rows)
+                run_local(todo, batch_settings, jobs, on_rows, stopped)
     except KeyboardInterrupt:
         interrupted = True
     except BatchError as error:

@@ -32,6 +32,7 @@ from solve2048.engine import (
     check_tt_mb,
 )
 from solve2048.rng import MAX_SEED
+from solve2048.selfplay import STOP_TILES
 from solve2048.settings import MAX_TIME_MS, NOT_GIVEN, Depth, SearchSettings, check_deepening
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, ENV_DIR, TableSet
 from solve2048.tables import load as load_tables
@@ -165,6 +166,21 @@ class ThreadsParam(ParamType[int]):
             self.fail(f"expected a thread count from 1 to {MAX_THREADS}, got {value!r}", param, ctx)
 
 
+class TileParam(ParamType[int]):
+    """A tile of the ladder: a power of two from 2 to 131072."""
+
+    name = "TILE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        try:
+            tile = value if isinstance(value, int) and not isinstance(value, bool) else int(str(value).strip())
+        except ValueError:
+            tile = None
+        if tile not in STOP_TILES:
+            self.fail(f"expected a tile from 2 to 131072 (a power of two), got {value!r}", param, ctx)
+        return tile
+
+
 def close_quietly(stream: IO[str]) -> None:
     """Closes an output after a failed write: the stream still holds what it
     could not write, and closing would try again; what is on disk is what counts."""
@@ -174,6 +190,7 @@ def close_quietly(stream: IO[str]) -> None:
 
 BOARD = BoardParam()
 OUTPUT = OutputPath()
+TILE = TileParam()
 DEPTH = DepthParam()
 TIME_MS = FiniteFloatRange(min=0, min_open=True, max=MAX_TIME_MS)
 PROBABILITY = FiniteFloatRange(0, 1)

@@ -64,6 +64,11 @@ def summary_text(s: dict[str, Any]) -> str:
                  f" · {duration(s['seconds_per_game'])} a game ({s['moves']:,} moves)")
     if s.get("table_move_share"):
         lines.append(f"tables       {s['table_move_share']:.1%} of moves from endgame tables")
+    if s.get("stop_ats"):
+        lines.append(f"stopped      {s['stopped']:,} games at {' or '.join(map(str, s['stop_ats']))}, alive; "
+                     f"the other {games - s['stopped']:,} ended")
+    if s.get("continued"):
+        lines.append(f"played on    {s['continued']:,} stopped games (--from)")
     return "\n".join(lines)
 
 

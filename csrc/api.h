@@ -267,12 +267,13 @@ void s2048_game_start(s2048_game *g, uint64_t seed, uint64_t low, uint16_t high)
  * never), both on the
  * board's 64-bit copy (s2048_downgrade); the move itself is played on the
  * wide board. Stops early when
- * the game ends, or after the winning move if stop_at_win. Returns the number
- * of moves played, or -1 for a bad argument. */
+ * the game ends, or, when stop_rank is 1 to 17, after the move that first
+ * makes a tile of that rank or more (11: the win, 2048); 0 never. Returns the
+ * number of moves played, or -1 for a bad argument. */
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                     const s2048_tableset *tables,
                     int depth, int danger, int quiescence, int late_quiescence, double time_ms, double prune,
-                    int stop_at_win, s2048_step *steps, int max_steps);
+                    int stop_rank, s2048_step *steps, int max_steps);
 
 /* CDEF END */
 

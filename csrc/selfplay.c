@@ -38,14 +38,15 @@ void s2048_game_start(s2048_game *g, uint64_t seed, uint64_t low, uint16_t high)
     g->over = s2048_wide_is_game_over(low, high);
 }
 
-/* Returns the largest rank on a board of 64 bits; with any fifth bit set,
- * the board holds 65536 or more. */
+/* Returns the largest rank on a wide board: a cell's rank is its nibble,
+ * plus 16 where its fifth bit is set. */
 static int max_rank(board_t b, uint16_t high)
 {
-    if (high) return 16;
     int best = 0;
-    for (; b; b >>= 4)
-        if ((int)(b & 0xf) > best) best = (int)(b & 0xf);
+    for (int i = 0; i < 16; i++) {
+        int rank = (int)(b >> (4 * i) & 0xf) + (high >> i & 1 ? 16 : 0);
+        if (rank > best) best = rank;
+    }
     return best;
 }
 
@@ -105,10 +106,10 @@ static int holds_32768(const s2048_game *g)
 int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                     const s2048_tableset *tables,
                     int depth, int danger, int quiescence, int late_quiescence, double time_ms, double prune,
-                    int stop_at_win, s2048_step *steps, int max_steps)
+                    int stop_rank, s2048_step *steps, int max_steps)
 {
     if (!g || !s || !e || (!steps && max_steps > 0) || max_steps < 0
-        || late_quiescence < -1 || late_quiescence > 15) return -1;
+        || late_quiescence < -1 || late_quiescence > 15 || stop_rank < 0 || stop_rank > 17) return -1;
     int played = 0;
     while (played < max_steps && !g->over) {
         s2048_step *step = &steps[played];
@@ -156,9 +157,12 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
         g->score += step->gain;
         g->moves++;
         /* The win is the merge that makes the first 2048: a game from a given
-         * board that already holds one was not won by its first move. */
-        if (!g->won_at && max_rank(moved, moved_high) >= 11 && max_rank(g->board, g->high) < 11)
+         * board that already holds one was not won by its first move. The
+         * stop, alike, is the merge that first makes a tile of stop_rank. */
+        int rank_before = max_rank(g->board, g->high), rank_after = max_rank(moved, moved_high);
+        if (!g->won_at && rank_after >= 11 && rank_before < 11)
             g->won_at = g->moves;
+        int stop = stop_rank && rank_after >= stop_rank && rank_before < stop_rank;
 
         int cell, value;
         g->board = moved_high ? s2048_wide_spawn(&g->rng, moved, moved_high, &cell, &value)
@@ -170,7 +174,7 @@ int s2048_game_play(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
         step->spawn_value = (uint8_t)value;
 
         if (g->high ? s2048_wide_is_game_over(g->board, g->high) : s2048_is_game_over(g->board)) g->over = 1;
-        if (stop_at_win && g->won_at) break;
+        if (stop) break;
     }
     return played;
 }

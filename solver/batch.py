@@ -36,7 +36,7 @@ from solve2048.engine import (
     check_tt_mb,
 )
 from solve2048.errors import InvalidArgumentError, Solve2048Error
-from solve2048.selfplay import Game, GameResult, check_seed
+from solve2048.selfplay import STOP_TILES, Game, GameResult, GameState, check_seed
 from solve2048.settings import (
     NOT_GIVEN,
     Depth,
@@ -64,9 +64,10 @@ WORKER_WAIT_SECONDS = 30.0
 # What a results line records of its settings, as settings_of reads it: the
 # depth as text, prune, tt_mb, the tables' threshold (None: off), time_ms, the
 # start board, danger, quiescence, late quiescence, the labels of the tables
-# played with (None: off) and each one's threshold (None: off).
+# played with (None: off), each one's threshold (None: off), the tile the
+# games stop at (None: none), and whether they play on stopped games.
 ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None, int | None, int | None, int | None,
-                   tuple[str, ...] | None, tuple[float, ...] | None]
+                   tuple[str, ...] | None, tuple[float, ...] | None, int | None, bool]
 LOOK_AT = 7  # where a ResultsKey holds the quiescence, the late quiescence next
 # The tables a line that names none was played with: the default set until
 # the chain table of anchor 1024 joined it (2026-12-01), in TableSet.specs order.
@@ -97,11 +98,16 @@ class Settings:
     danger: int | None = None       # as SearchSettings.danger
     quiescence: int | None = NOT_GIVEN   # as SearchSettings.quiescence
     late_quiescence: int | None = NOT_GIVEN  # as SearchSettings.late_quiescence
+    stop_at: int | None = None      # every game stops at the first move that makes this tile (Game's stop_at)
+    continues: bool = False         # every game plays on a stopped game (play_seeds' stopped)
 
     @classmethod
-    def of(cls, search: SearchSettings, start: Board | None = None) -> Settings:
+    def of(cls, search: SearchSettings, start: Board | None = None, stop_at: int | None = None,
+           continues: bool = False) -> Settings:
         """The batch settings of ``search``, whose tables (if any) came from a
-        folder; with ``start``, every game is played from that board."""
+        folder; with ``start``, every game is played from that board; with
+        ``stop_at``, it stops at that tile; with ``continues``, it plays on
+        from where a stopped game of its seed stopped."""
         tables = search.tables
         if tables is not None and tables.directory is None:
             raise InvalidArgumentError("a batch needs tables loaded from a folder (solve2048.tables.load)")
@@ -113,13 +119,14 @@ class Settings:
                    table_sums=(tables.sums or ()) if tables is not None else (),
                    weights=search.weights,
                    start=start.hex() if start is not None else None, danger=search.danger, quiescence=search.quiescence,
-                   late_quiescence=search.late_quiescence)
+                   late_quiescence=search.late_quiescence, stop_at=stop_at, continues=continues)
 
     @property
     def results_key(self) -> ResultsKey:
         """What ``settings_of`` reads from the lines these settings write."""
         return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms, self.start, self.danger,
-                self.quiescence, self.late_quiescence, self.table_set_tag, self.table_trust_tag)
+                self.quiescence, self.late_quiescence, self.table_set_tag, self.table_trust_tag, self.stop_at,
+                self.continues)
 
     def search_settings(self, tables: TableSet | None) -> SearchSettings:
         # One thread a game: a batch plays as many games at once as it has cores.
@@ -152,6 +159,13 @@ class Settings:
                                        f"tables, or none, got {self.table_sums!r}")
         if self.start is not None and (not isinstance(self.start, str) or not any(Board.parse(self.start).cells)):
             raise InvalidArgumentError(f"expected a start board in hex with a tile on it, got {self.start!r}")
+        if self.stop_at is not None and self.stop_at not in STOP_TILES:
+            raise InvalidArgumentError(f"expected a tile from 2 to 131072 to stop at, got {self.stop_at!r}")
+        if self.start is not None and self.stop_at is not None and Board.parse(self.start).max_tile >= self.stop_at:
+            raise InvalidArgumentError(f"the start board holds {Board.parse(self.start).max_tile} already, "
+                                       f"so its games would never stop at {self.stop_at}")
+        if self.continues and self.start is not None:
+            raise InvalidArgumentError("games either start from a board or play on stopped games")
 
     @property
     def tables_tag(self) -> float | None:
@@ -219,6 +233,9 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "stretch_start": result.stretch_start,
         "stretch_probability": result.stretch_probability,
         "engine": ENGINE_ID,
+        "stop_at": settings.stop_at,
+        "state": result.state.to_json() if result.state is not None else None,
+        "continued_at": result.continued_at,
     }
 
 
@@ -243,7 +260,8 @@ def settings_of(row: dict[str, Any]) -> ResultsKey:
     return (str(row.get("depth")), row.get("prune", LEGACY_PRUNE), row.get("tt_mb", DEFAULT_TT_MB),
             row.get("tables"), row.get("time_ms"), row.get("start"), row.get("danger"), row.get("quiescence"),
             row.get("late_quiescence"), tuple(table_set) if table_set is not None else None,
-            tuple(table_trust) if table_trust is not None else None)
+            tuple(table_trust) if table_trust is not None else None, row.get("stop_at"),
+            row.get("continued_at") is not None)
 
 
 def other_engine(rows: Iterable[dict[str, Any]]) -> str | None:
@@ -283,10 +301,31 @@ def legacy_threshold(label: str, min_probability: float) -> float:
     return LEGACY_MIN_BY_SHAPE.get(shape, min_probability)
 
 
-def play_seeds(seeds: list[int], settings: Settings) -> list[dict[str, Any]]:
-    """Plays one game per seed; the unit of work sent to a worker."""
+def play_seeds(seeds: list[int], settings: Settings,
+               stopped: dict[int, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Plays one game per seed; the unit of work sent to a worker. With
+    ``settings.continues``, each plays on the stopped game of its seed in
+    ``stopped`` (its results line)."""
     search = settings.search_settings(_worker_tables(settings))
-    return [game_row(Game(seed, search, start=settings.start).run(), settings) for seed in seeds]
+    return [game_row(Game(seed, search, start=settings.start, stop_at=settings.stop_at,
+                          resume=stopped_game(stopped[seed]) if settings.continues and stopped else None).run(),
+                     settings)
+            for seed in seeds]
+
+
+def stopped_game(row: dict[str, Any]) -> GameResult:
+    """The stopped game a results line (checked by results.check_game) records,
+    ready for Game(resume=...)."""
+    if row.get("state") is None:
+        raise InvalidArgumentError(f"game {row['seed']} ended; only a stopped game can be played on")
+    return GameResult(
+        seed=row["seed"], depth=row["depth"], score=row["score"], max_tile=row["max_tile"], moves=row["moves"],
+        won=row.get("won_at_move") is not None, won_at_move=row.get("won_at_move"), seconds=row["seconds"],
+        final_board=Board.parse(row["final_board"]), table_moves=row.get("table_moves") or 0,
+        uncovered_moves=row.get("uncovered_moves") or 0, last_covered=row.get("last_covered") or 0,
+        last_probability=row.get("last_probability"), stretch_start=row.get("stretch_start") or 0,
+        stretch_probability=row.get("stretch_probability"), stop_at=row["stop_at"],
+        state=GameState.from_json(row["state"]), continued_at=row.get("continued_at"))
 
 
 _loaded_tables: dict[tuple[str, float], TableSet] = {}
@@ -382,10 +421,17 @@ class _ChunkPlanner:
         return chunk
 
 
+def _stopped_of(chunk: list[int], stopped: dict[int, dict[str, Any]] | None) -> dict[int, dict[str, Any]] | None:
+    """The stopped games a chunk of seeds plays on (play_seeds' ``stopped``)."""
+    return None if stopped is None else {seed: stopped[seed] for seed in chunk}
+
+
 def run_local(seeds: Iterable[int], settings: Settings | SearchSettings, jobs: int,
-              on_rows: Callable[[list[dict[str, Any]]], None]) -> None:
+              on_rows: Callable[[list[dict[str, Any]]], None],
+              stopped: dict[int, dict[str, Any]] | None = None) -> None:
     """Plays the seeds on ``jobs`` local worker processes; calls ``on_rows`` with
-    each finished chunk, in the parent, as soon as it is back."""
+    each finished chunk, in the parent, as soon as it is back. ``stopped``: the
+    results line of each seed's stopped game, when the games play on them."""
     settings = _batch_settings(settings)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise InvalidArgumentError(f"expected 1 or more worker processes, got {jobs!r}")
@@ -396,7 +442,8 @@ def run_local(seeds: Iterable[int], settings: Settings | SearchSettings, jobs: i
     try:
         while planner.pending or in_flight:
             while planner.pending and len(in_flight) < 2 * jobs:
-                in_flight.add(executor.submit(play_seeds, planner.next_chunk(), settings))
+                chunk = planner.next_chunk()
+                in_flight.add(executor.submit(play_seeds, chunk, settings, _stopped_of(chunk, stopped)))
             done, in_flight = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)
             for future in done:
                 try:
@@ -511,9 +558,11 @@ def _connect(client_class: Callable[..., _Client], address: str) -> _Client:
 
 
 def run_cluster(seeds: Iterable[int], settings: Settings | SearchSettings, address: str,
-                on_rows: Callable[[list[dict[str, Any]]], None]) -> None:
-    """Plays the seeds on an existing Dask distributed cluster at ``address``.
-    Workers must have solve2048 installed. Needs the ``cluster`` extra."""
+                on_rows: Callable[[list[dict[str, Any]]], None],
+                stopped: dict[int, dict[str, Any]] | None = None) -> None:
+    """Plays the seeds on an existing Dask distributed cluster at ``address``
+    (``stopped`` as for run_local). Workers must have solve2048 installed.
+    Needs the ``cluster`` extra."""
     settings = _batch_settings(settings)
     check_address(address)
     planner = _ChunkPlanner(seeds)
@@ -526,9 +575,13 @@ def run_cluster(seeds: Iterable[int], settings: Settings | SearchSettings, addre
         _wait_for_a_worker(client, address)
         workers = max(1, sum(client.nthreads().values()))
         futures = as_completed()
+        def submit() -> None:
+            chunk = planner.next_chunk()
+            futures.add(client.submit(play_seeds, chunk, settings, _stopped_of(chunk, stopped), pure=False))
+
         for _ in range(2 * workers):
             if planner.pending:
-                futures.add(client.submit(play_seeds, planner.next_chunk(), settings, pure=False))
+                submit()
         for future in futures:
             try:
                 rows = future.result()
@@ -539,7 +592,7 @@ def run_cluster(seeds: Iterable[int], settings: Settings | SearchSettings, addre
             planner.record(rows)
             on_rows(rows)
             if planner.pending:
-                futures.add(client.submit(play_seeds, planner.next_chunk(), settings, pure=False))
+                submit()
     finally:
         client.close()
 

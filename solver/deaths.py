@@ -99,7 +99,9 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The deaths of the rows that keep their final board, grouped by the largest
     tile at death: how many, and the mean of each sign, with the share of their
     moves the endgame tables chose."""
-    read = [(row, Death.of(Board.parse(row["final_board"]))) for row in rows if row.get("final_board")]
+    # A game that stopped at a tile (batch --stop-at) was not lost.
+    read = [(row, Death.of(Board.parse(row["final_board"]))) for row in rows
+            if row.get("final_board") and row.get("state") is None]
     groups: dict[int, list[tuple[dict[str, Any], Death]]] = {}
     for row, death in read:
         groups.setdefault(death.max_tile, []).append((row, death))

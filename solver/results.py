@@ -23,13 +23,15 @@ from solve2048.board import Board, InvalidBoardError
 from solve2048.engine import MAX_DEPTH, check_danger, check_late_quiescence, check_prune, check_quiescence
 from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.rng import MAX_SEED
+from solve2048.selfplay import GameState
 from solve2048.settings import MAX_TIME_MS, check_deepening, check_depth
 
-MAX_LINE = 4096  # far longer than any line a batch writes
+MAX_LINE = 4096  # far longer than any line a batch writes (about 1,100 characters)
 FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "seconds",
           "prune", "tt_mb", "tables", "table_set", "table_trust", "table_sums", "table_moves", "time_ms", "danger",
           "quiescence", "late_quiescence", "start", "final_board", "uncovered_moves", "last_covered",
-          "last_probability", "last_table", "last_trusted", "stretch_start", "stretch_probability", "engine")
+          "last_probability", "last_table", "last_trusted", "stretch_start", "stretch_probability", "engine",
+          "stop_at", "state", "continued_at")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -286,14 +288,39 @@ def _check_final_board(row: dict[str, Any]) -> None:
         raise InvalidArgumentError(f"final_board {str(text)[:40]!r} is not a board in hex notation")
     if board.max_tile != row["max_tile"]:
         raise InvalidArgumentError(f"final_board holds {board.max_tile:,} at most, but max_tile is {row['max_tile']:,}")
-    if not board.is_game_over():
-        raise InvalidArgumentError("final_board still has a legal move, so the game did not end there")
+    stopped = row.get("state") is not None
+    if stopped == board.is_game_over():
+        raise InvalidArgumentError("final_board still has a legal move, so the game did not end there" if not stopped
+                                   else "final_board has no legal move, so the game did not stop there")
     if row.get("start") is None:
         spawned = row["moves"] + START_TILES
         total = sum(board.cells)
         if not SPAWN_MIN * spawned <= total <= SPAWN_MAX * spawned:
             raise InvalidArgumentError(f"final_board's tiles add up to {total:,}, which {spawned:,} spawns of "
                                        f"2 or 4 cannot make")
+
+
+def _check_stop(row: dict[str, Any]) -> None:
+    """A game that was to stop at a tile (batch --stop-at): stopped there,
+    alive, with what playing it on needs (state), or ended below it; and a
+    game played on from such a stop (batch --from), resumed after a move of its own."""
+    stop_at = row.get("stop_at")
+    if stop_at is not None:
+        if _exponent(_whole(row, "stop_at")) < 1:
+            raise InvalidArgumentError(f"stop_at {stop_at:,} is not a tile from 2 to {1 << MAX_TILE_EXPONENT:,}")
+    if row.get("state") is not None:
+        if stop_at is None:
+            raise InvalidArgumentError("state is given, but stop_at names no tile the game stopped at")
+        if row["max_tile"] < stop_at:
+            raise InvalidArgumentError(f"state is given, but max_tile {row['max_tile']:,} is below stop_at {stop_at:,}")
+        if row.get("final_board") is None:
+            raise InvalidArgumentError("state is given without the final_board it goes with")
+        try:
+            GameState.from_json(row["state"])
+        except InvalidArgumentError as error:
+            raise InvalidArgumentError(f"state: {error}") from None
+    if row.get("continued_at") is not None:
+        _whole(row, "continued_at", 0, row["moves"])
 
 
 def check_game(row: object) -> dict[str, Any]:
@@ -313,6 +340,7 @@ def check_game(row: object) -> dict[str, Any]:
         _check_from_start(row)
     _real(row, "seconds", 0)
     _check_settings(row)
+    _check_stop(row)
     if row.get("final_board") is not None:
         _check_final_board(row)
     return row

@@ -22,6 +22,8 @@ from solve2048.settings import Depth, SearchSettings
 from solve2048.tables import TableMove
 
 CHUNK = 4096
+# The tiles a game can stop at (Game's stop_at): 2 up to the ladder's top, 131072.
+STOP_TILES = tuple(1 << rank for rank in range(1, 18))
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +37,39 @@ class Step:
     board: Board  # after the spawn
     depth: int    # the depth the move was searched to, 0 for a table move
     from_table: bool = False  # an endgame table chose the move
+
+
+@dataclass(frozen=True)
+class GameState:
+    """What a stopped game needs to be played on, beside what its result
+    says (board, score, moves and counts): the generator's state, and the
+    last covering table's answer. A game resumed from it spawns and plays
+    exactly as the stopped game would have gone on (``Game(resume=...)``)."""
+
+    rng: tuple[int, int, int, int]  # xoshiro256**'s four words
+    probe: tuple[int, int, int, int, bool] | None = None  # the last answer's dir, shape, frozen, goal, trusted
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rng": "".join(f"{word:016x}" for word in self.rng),
+                "probe": list(self.probe) if self.probe is not None else None}
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameState:
+        """The state a results line recorded; raises InvalidArgumentError on anything else."""
+        if not isinstance(data, dict) or set(data) != {"rng", "probe"}:
+            raise InvalidArgumentError("expected a game state of rng and probe")
+        rng, probe = data["rng"], data["probe"]
+        if not isinstance(rng, str) or len(rng) != 64 or any(c not in "0123456789abcdef" for c in rng):
+            raise InvalidArgumentError("expected the generator's state as 64 hex digits")
+        words = tuple(int(rng[i:i + 16], 16) for i in range(0, 64, 16))
+        if not any(words):  # xoshiro's one state it never reaches
+            raise InvalidArgumentError("the generator's state is all zeros")
+        if probe is not None and not (isinstance(probe, list) and len(probe) == 5
+                                      and all(isinstance(v, int) for v in probe)
+                                      and 0 <= probe[0] <= 3 and 0 <= probe[1] <= 3 and 0 <= probe[2] <= 16
+                                      and 0 <= probe[3] <= 17 and isinstance(probe[4], bool)):
+            raise InvalidArgumentError("expected the last table answer as [dir, shape, frozen, goal, trusted]")
+        return cls(words, tuple(probe) if probe is not None else None)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -60,6 +95,9 @@ class GameResult:
     danger: int | None = None  # one move deeper at this many empty cells or fewer (SearchSettings.danger)
     quiescence: int | None = None  # leaves this crowded looked one move further (SearchSettings.quiescence)
     late_quiescence: int | None = None  # the same once the board held 32768 (SearchSettings.late_quiescence)
+    stop_at: int | None = None  # the tile the game was to stop at (Game's stop_at)
+    state: GameState | None = None  # a game that stopped there: what playing it on needs; None = it ended
+    continued_at: int | None = None  # a resumed game: the move it was resumed after
 
     @property
     def depth_setting(self) -> Depth | None:
@@ -110,21 +148,31 @@ class Game:
 
     def __init__(self, seed: int, settings: SearchSettings | None = None, *, stop_at_win: bool = False,
                  searcher: engine.Searcher | None = None, start: Board | str | None = None,
-                 **fields: Any) -> None:
+                 stop_at: int | None = None, resume: GameResult | None = None, **fields: Any) -> None:
         """``settings`` (or a SearchSettings made of ``fields``: ``depth=3``)
         say how every move is chosen, as ``decide`` would choose it. The game
         starts with two spawns on the empty board, or from ``start``; every
-        spawn comes from ``seed``'s generator."""
+        spawn comes from ``seed``'s generator. It stops after the move that
+        first makes ``stop_at`` or a bigger tile (``stop_at_win``: 2048), and
+        its result then holds the state to play it on: ``resume``, a stopped
+        game's result, goes on from where it stopped, with these settings."""
         self.seed = check_seed(seed)
         self.settings = SearchSettings.of(settings, **fields)
         self.tables = self.settings.tables
         self.depth = self.settings.depth
         self._prune = engine_prune(self.settings.prune)   # as C takes it, converted once
-        self._stop_at_win = stop_at_win
+        if stop_at is not None and stop_at not in STOP_TILES:
+            raise InvalidArgumentError(f"expected a tile from 2 to 131072 to stop at, got {stop_at!r}")
+        self.stop_at = 2048 if stop_at_win and stop_at is None else stop_at
         self._evaluator = engine.evaluator(self.settings.search_weights)
         self._searcher = searcher or engine.thread_searcher(self.settings.tt_mb, self.settings.threads)
         self._state = ffi.new("s2048_game *")
-        if start is None:
+        self.continued_at = None if resume is None else resume.moves
+        if resume is not None:
+            if start is not None:
+                raise InvalidArgumentError("a game either starts from a board or resumes a stopped one")
+            self._resume(resume)
+        elif start is None:
             lib.s2048_game_new(self._state, self.seed)
         else:
             given = start if isinstance(start, Board) else Board.parse(start)
@@ -133,8 +181,40 @@ class Game:
             lib.s2048_game_start(self._state, self.seed, *engine.split(int(given)))
         self.given_start = start is not None
         self.start_board = self.board
+        # A game that starts holding its stop tile never stops at it (the stop,
+        # like the win, is the merge that first makes it).
+        self._stops = self.stop_at is not None and self.start_board.max_tile < self.stop_at
         self._buffer = ffi.new("s2048_step[]", CHUNK)
         self.seconds = 0.0
+
+    def _resume(self, stopped: GameResult) -> None:
+        """Sets the C game to where ``stopped`` ended, counts and generator included."""
+        if stopped.state is None:
+            raise InvalidArgumentError(f"game {stopped.seed} ended; only a stopped game can be played on")
+        if stopped.seed != self.seed:
+            raise InvalidArgumentError(f"the game resumed is seed {stopped.seed}, not {self.seed}")
+        g, state = self._state, stopped.state
+        lib.s2048_game_start(g, self.seed, *engine.split(int(stopped.final_board)))
+        if g.over:
+            raise InvalidArgumentError(f"game {stopped.seed} stopped on a lost board")
+        for i, word in enumerate(state.rng):
+            g.rng.s[i] = word
+        g.score, g.moves, g.won_at = stopped.score, stopped.moves, stopped.won_at_move or 0
+        g.table_moves, g.uncovered_moves = stopped.table_moves, stopped.uncovered_moves
+        g.last_covered, g.stretch_start = stopped.last_covered, stopped.stretch_start
+        g.stretch_probability = stopped.stretch_probability or 0.0
+        if state.probe is not None:
+            p = g.last_probe
+            p.dir, p.shape, p.frozen, p.goal, p.trusted = state.probe
+            p.probability = stopped.last_probability or 0.0
+        self.seconds = stopped.seconds
+
+    def state(self) -> GameState:
+        """What playing this game on needs, beside its result."""
+        probe = self._state.last_probe
+        return GameState(tuple(int(w) for w in self._state.rng.s),  # type: ignore[arg-type]
+                         (int(probe.dir), int(probe.shape), int(probe.frozen), int(probe.goal), bool(probe.trusted))
+                         if self.last_covered else None)
 
     # ---- state -------------------------------------------------------------------
 
@@ -192,9 +272,14 @@ class Game:
         return int(self._state.won_at) or None
 
     @property
+    def stopped(self) -> bool:
+        """True when the game stopped at its stop tile, alive (its move made it)."""
+        return self._stops and not self._state.over and self.board.max_tile >= (self.stop_at or 0)
+
+    @property
     def over(self) -> bool:
-        """True when the game has ended (or stopped at the win, if asked to)."""
-        return bool(self._state.over) or (self._stop_at_win and self.won_at_move is not None)
+        """True when the game has ended, or stopped at its stop tile."""
+        return bool(self._state.over) or self.stopped
 
     # ---- play ----------------------------------------------------------------------
 
@@ -210,7 +295,7 @@ class Game:
             self.tables.handle if self.tables else ffi.NULL,
             self.settings.engine_depth, self.settings.engine_danger, self.settings.engine_quiescence,
             self.settings.engine_late_quiescence, self.settings.engine_time_ms, self._prune,
-            int(self._stop_at_win),
+            self.stop_at.bit_length() - 1 if self._stops and self.stop_at else 0,
             self._buffer, count,
         )
         self.seconds += time.perf_counter() - start
@@ -256,11 +341,14 @@ class Game:
             last_trusted=last.trusted if last else None,
             stretch_start=self.stretch_start,
             stretch_probability=self.stretch_probability,
+            stop_at=self.stop_at,
+            state=self.state() if self.stopped else None,
+            continued_at=self.continued_at,
         )
 
 
 def play_game(seed: int, settings: SearchSettings | None = None, **fields: Any) -> GameResult:
     """Plays one whole game from ``seed`` and returns its result (``fields``:
-    those of SearchSettings, or ``stop_at_win`` and ``searcher`` as for Game)."""
-    own = {k: fields.pop(k) for k in ("stop_at_win", "searcher") if k in fields}
+    those of SearchSettings, or ``stop_at_win``, ``stop_at`` and ``searcher`` as for Game)."""
+    own = {k: fields.pop(k) for k in ("stop_at_win", "stop_at", "searcher") if k in fields}
     return Game(seed, SearchSettings.of(settings, **fields), **own).run()

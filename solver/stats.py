@@ -99,6 +99,12 @@ def summarize(rows: Sequence[dict[str, Any]], depth: object = None, seed: object
         # The --late-quiescence settings games were played with; [] when none was.
         "late_quiescences": sorted({int(r["late_quiescence"]) for r in rows
                                     if r.get("late_quiescence") is not None}),
+        # The --stop-at tiles games were played to; [] when none was.
+        "stop_ats": sorted({int(r["stop_at"]) for r in rows if r.get("stop_at") is not None}),
+        # How many games stopped there, alive (the rest ended), and how many
+        # were played on from such a stop (batch --from).
+        "stopped": sum(r.get("state") is not None for r in rows),
+        "continued": sum(r.get("continued_at") is not None for r in rows),
         "score": {
             "mean": statistics.fmean(scores) if n else 0.0,
             "median": statistics.median(scores) if n else 0.0,

@@ -33,9 +33,10 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert set(data) == {"games", "depth", "seed", "seeds", "depths", "starts", "dangers", "quiescences",
-                         "late_quiescences", "score", "reach", "reach_ci", "moves", "seconds", "moves_per_second",
-                         "seconds_per_game", "table_move_share"}
+                         "late_quiescences", "stop_ats", "stopped", "continued", "score", "reach", "reach_ci",
+                         "moves", "seconds", "moves_per_second", "seconds_per_game", "table_move_share"}
     assert data["starts"] == [] and data["dangers"] == [] and data["quiescences"] == [3]
+    assert data["stop_ats"] == [] and data["stopped"] == 0 and data["continued"] == 0
     assert data["late_quiescences"] == [2]  # the default look
     assert data["seeds"] == [[100, 111]] and data["depths"] == [1] and data["seed"] == 100
     assert set(data["score"]) == {"mean", "median", "std", "min", "max"}
@@ -44,7 +45,8 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
                             "seconds", "prune", "tt_mb", "tables", "table_set", "table_trust", "table_sums",
                             "table_moves", "time_ms", "danger", "quiescence", "late_quiescence", "start",
                             "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table",
-                            "last_trusted", "stretch_start", "stretch_probability", "engine"}
+                            "last_trusted", "stretch_start", "stretch_probability", "engine", "stop_at", "state",
+                            "continued_at"}
     assert sorted(r["seed"] for r in rows) == list(range(100, 112))
     # Game i of the batch is the game `play --seed S+i` plays.
     alone = play_game(105, depth=1)
@@ -318,11 +320,11 @@ def test_lines_name_their_tables_and_older_lines_count_as_the_4_table_set() -> N
     row = game_row(play_game(0, depth=1), played)
     assert row["table_set"] == list(five) and settings_of(row) == played.results_key
     old = {k: v for k, v in row.items() if k not in ("table_set", "table_trust")}  # a line from before both
-    assert settings_of(old)[-2] == LEGACY_TABLE_SET != settings_of(row)[-2]
+    assert settings_of(old)[9] == LEGACY_TABLE_SET != settings_of(row)[9]  # the key's table_set
     four = Settings(depth=1, tables_dir="/somewhere", table_set=LEGACY_TABLE_SET, table_trust=(0.9, 0.9, 0.9, 0.0))
     assert settings_of(old) == four.results_key
     plain = game_row(play_game(0, depth=1), Settings(depth=1))
-    assert plain["table_set"] is None and settings_of(plain)[-2:] == (None, None)
+    assert plain["table_set"] is None and settings_of(plain)[9:11] == (None, None)
     assert check_game(row) is row and check_game(plain) is plain
     for bad in ("chain-10:512", ["chain 10"], [1], ["x" * 80], ["8:64"] * 65):
         with pytest.raises(ValueError, match="table_set"):
