@@ -197,8 +197,9 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
     done = {r["seed"] for r in rows}
     todo = [s for s in range(seed, seed + games) if s not in done and (stopped is None or s in stopped)]
     if stopped is not None and not as_json:
-        click.echo(f"playing on {len(stopped):,} stopped games of {from_path}; {games - len(stopped):,} of "
-                   f"seeds {seed:,} to {seed + games - 1:,} ended there", err=True)
+        tiles = " or ".join(str(t) for t in sorted({row["stop_at"] for row in stopped.values()})) or "their tile"
+        click.echo(f"playing on the {len(stopped):,} games of {from_path} that stopped at {tiles}; "
+                   f"the other {games - len(stopped):,} ended before it", err=True)
     if done and not as_json:
         click.echo(f"resuming {out_path}: {len(done):,} games done, {len(todo):,} to play", err=True)
 

@@ -159,7 +159,8 @@ class Settings:
                                        f"tables, or none, got {self.table_sums!r}")
         if self.start is not None and (not isinstance(self.start, str) or not any(Board.parse(self.start).cells)):
             raise InvalidArgumentError(f"expected a start board in hex with a tile on it, got {self.start!r}")
-        if self.stop_at is not None and self.stop_at not in STOP_TILES:
+        if self.stop_at is not None and (isinstance(self.stop_at, bool) or not isinstance(self.stop_at, int)
+                                         or self.stop_at not in STOP_TILES):
             raise InvalidArgumentError(f"expected a tile from 2 to 131072 to stop at, got {self.stop_at!r}")
         if self.start is not None and self.stop_at is not None and Board.parse(self.start).max_tile >= self.stop_at:
             raise InvalidArgumentError(f"the start board holds {Board.parse(self.start).max_tile} already, "

@@ -306,8 +306,9 @@ def _check_stop(row: dict[str, Any]) -> None:
     game played on from such a stop (batch --from), resumed after a move of its own."""
     stop_at = row.get("stop_at")
     if stop_at is not None:
-        if _exponent(_whole(row, "stop_at")) < 1:
-            raise InvalidArgumentError(f"stop_at {stop_at:,} is not a tile from 2 to {1 << MAX_TILE_EXPONENT:,}")
+        tile = _whole(row, "stop_at", 2, 1 << MAX_TILE_EXPONENT)
+        if tile & (tile - 1):
+            raise InvalidArgumentError(f"stop_at {tile:,} is not a power of two")
     if row.get("state") is not None:
         if stop_at is None:
             raise InvalidArgumentError("state is given, but stop_at names no tile the game stopped at")

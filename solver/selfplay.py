@@ -161,7 +161,8 @@ class Game:
         self.tables = self.settings.tables
         self.depth = self.settings.depth
         self._prune = engine_prune(self.settings.prune)   # as C takes it, converted once
-        if stop_at is not None and stop_at not in STOP_TILES:
+        if stop_at is not None and (isinstance(stop_at, bool) or not isinstance(stop_at, int)
+                                    or stop_at not in STOP_TILES):
             raise InvalidArgumentError(f"expected a tile from 2 to 131072 to stop at, got {stop_at!r}")
         self.stop_at = 2048 if stop_at_win and stop_at is None else stop_at
         self._evaluator = engine.evaluator(self.settings.search_weights)

@@ -4,6 +4,8 @@ whose workers lack them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from helpers import damage_entries
 
@@ -46,6 +48,20 @@ def test_games_with_tables_repeat_bit_for_bit(small_tables):
     second = Game(first.seed, depth=1, tables=small_tables).run()
     assert (first.score, first.moves, first.final_board, first.table_moves) == (
         second.score, second.moves, second.final_board, second.table_moves)
+
+
+def test_a_game_with_tables_stopped_and_played_on_is_the_whole_game(small_tables):
+    # The stop keeps the last table answer: a game played on from it reports
+    # the same last covered board, table and stretch as the whole game.
+    for seed in range(6):
+        whole = Game(seed, depth=1, tables=small_tables).run()
+        first = Game(seed, depth=1, tables=small_tables, stop_at=1024).run()
+        if first.state is None or first.state.probe is None or whole.max_tile == 1024:
+            continue
+        rest = Game(seed, depth=1, tables=small_tables, resume=first).run()
+        assert rest == replace(whole, seconds=rest.seconds, continued_at=first.moves)
+        return
+    pytest.fail("no game of seeds 0-5 stopped at 1024 after a table covered a board, and went on")
 
 
 def test_the_search_beside_tables_plays_the_tables_heuristic(small_tables):
