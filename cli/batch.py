@@ -75,7 +75,8 @@ def _clock(seconds: float) -> str:
 
 
 def _settings_text(settings: ResultsKey) -> str:
-    depth, prune, tt_mb, tables, time_ms, start, danger, quiescence, late, table_set, table_trust, stop_at, on = settings
+    depth, prune, tt_mb, tables, time_ms, start, danger, quiescence, late, table_set, table_trust, stop_at, on = (
+        settings)
     # Each table with the threshold it was played from: chain-10:512@0 entry-11:32@0.9 ...
     played = " ".join(f"{label}@{p:g}" for label, p in zip(table_set or (), table_trust or (), strict=True))
     tables_text = "no tables" if tables is None else f"tables at {tables} ({played})"
