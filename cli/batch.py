@@ -118,6 +118,10 @@ def _stopped_games(path: str, seed: int, games: int, stop_at: int | None) -> dic
     if missing is not None:
         raise InputError(f"{path} has no game of seed {missing:,}; --seed and --games choose games it holds")
     stopped = {s: by_seed[s] for s in range(seed, seed + games) if by_seed[s].get("state") is not None}
+    if any(row.get("start") is not None for row in stopped.values()):
+        # Its lines would record no start, and be read as games from two tiles.
+        raise InputError(f"the games of {path} were played from a given board (--start); only games "
+                         "from a new game are played on")
     below = next((row for row in stopped.values() if stop_at is not None and row["stop_at"] >= stop_at), None)
     if below is not None:
         raise click.BadParameter(f"the games of {path} stopped at {below['stop_at']}; a game played on stops "

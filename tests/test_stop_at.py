@@ -183,6 +183,14 @@ def test_a_stop_tile_off_the_ladder_is_one_line(tile: str) -> None:
     assert result.exit_code == 2 and "expected a tile from 2 to 131072" in result.output
 
 
+def test_games_from_a_given_board_are_not_played_on(tmp_path: Path) -> None:
+    out = tmp_path / "from-board.jsonl"
+    board = "2 2 4 8 / . . . . / . . . . / . . . ."
+    assert invoke("-n", "2", "-d", "1", "--start", board, "--stop-at", "64", "-o", str(out)).exit_code == 0
+    result = invoke("-n", "2", "-d", "1", "--from", str(out))
+    assert result.exit_code == 2 and "played from a given board" in result.output
+
+
 def test_a_start_board_holding_the_stop_tile_is_refused() -> None:
     result = invoke("-n", "1", "-d", "1", "--stop-at", "64", "--start", "64 2 . . / . . . . / . . . . / . . . .")
     assert result.exit_code == 2 and "holds 64 already" in result.output
