@@ -186,7 +186,8 @@ class Game:
         # like the win, is the merge that first makes it).
         self._stops = self.stop_at is not None and self.start_board.max_tile < self.stop_at
         self._buffer = ffi.new("s2048_step[]", CHUNK)
-        self.seconds = 0.0
+        # A game played on counts the time of the part it plays on, too.
+        self.seconds = 0.0 if resume is None else resume.seconds
 
     def _resume(self, stopped: GameResult) -> None:
         """Sets the C game to where ``stopped`` ended, counts and generator included."""
@@ -208,7 +209,6 @@ class Game:
             p = g.last_probe
             p.dir, p.shape, p.frozen, p.goal, p.trusted = state.probe
             p.probability = stopped.last_probability or 0.0
-        self.seconds = stopped.seconds
 
     def state(self) -> GameState:
         """What playing this game on needs, beside its result."""

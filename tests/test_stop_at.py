@@ -59,6 +59,7 @@ def test_a_game_played_on_with_the_same_settings_is_the_whole_game(seed: int) ->
     assert (rest.score, rest.moves, rest.final_board, rest.won_at_move, rest.uncovered_moves) == (
         whole.score, whole.moves, whole.final_board, whole.won_at_move, whole.uncovered_moves)
     assert rest.state is None and rest.continued_at == second.moves
+    assert first.seconds <= second.seconds <= rest.seconds  # each counts the time before it
 
 
 def test_a_game_played_on_under_other_settings_differs_from_the_stop_on() -> None:
@@ -152,6 +153,7 @@ def test_a_batch_played_on_is_the_whole_batch_line_for_line(stopped_batch: Path,
     for seed, row in played_on.items():
         assert _same_game(lines(whole)[seed], row) == [], seed
         assert row["continued_at"] == lines(stopped_batch)[seed]["moves"]
+        assert row["seconds"] >= lines(stopped_batch)[seed]["seconds"]
     assert "played on    " in result.output
     # Run again, it resumes: nothing is left to play.
     again = invoke("-n", "8", "-d", "1", "-j", "2", "--from", str(stopped_batch), "-o", str(on))
