@@ -110,14 +110,17 @@ def _scheduler_callback(ctx: click.Context, param: click.Parameter, value: str |
         raise click.BadParameter(str(error), ctx, param) from None
 
 
-def _stopped_games(path: str, seed: int, games: int, stop_at: int | None) -> dict[int, dict[str, Any]]:
+def _stopped_games(path: str, seed: int, games: int,
+                   stop_at: int | None) -> tuple[dict[int, dict[str, Any]], int]:
     """The stopped games of results file ``path`` among seeds seed..seed+games-1,
-    by seed; every one of those seeds must be there, stopped or ended."""
+    by seed. Seeds it lacks are left out (a file of games played on holds
+    only the seeds that stopped before), but it must hold one of them."""
     by_seed = {row["seed"]: row for row in load_results(path, repair=False)}
-    missing = next((s for s in range(seed, seed + games) if s not in by_seed), None)
-    if missing is not None:
-        raise InputError(f"{path} has no game of seed {missing:,}; --seed and --games choose games it holds")
-    stopped = {s: by_seed[s] for s in range(seed, seed + games) if by_seed[s].get("state") is not None}
+    held = [by_seed[s] for s in range(seed, seed + games) if s in by_seed]
+    if not held:
+        raise InputError(f"{path} has no game of seeds {seed:,} to {seed + games - 1:,}; "
+                         "--seed and --games choose games it holds")
+    stopped = {row["seed"]: row for row in held if row.get("state") is not None}
     if any(row.get("start") is not None for row in stopped.values()):
         # Its lines would record no start, and be read as games from two tiles.
         raise InputError(f"the games of {path} were played from a given board (--start); only games "
@@ -126,7 +129,15 @@ def _stopped_games(path: str, seed: int, games: int, stop_at: int | None) -> dic
     if below is not None:
         raise click.BadParameter(f"the games of {path} stopped at {below['stop_at']}; a game played on stops "
                                  "at a bigger tile", param_hint="'--stop-at'")
-    return stopped
+    return stopped, len(held)
+
+
+def _from_text(path: str, stopped: dict[int, dict[str, Any]], held: int, games: int) -> str:
+    """What --from found: how many games stopped, ended, or are not in the file."""
+    tiles = " or ".join(str(t) for t in sorted({row["stop_at"] for row in stopped.values()})) or "their tile"
+    text = (f"playing on the {len(stopped):,} games of {path} that stopped at {tiles}; "
+            f"the other {held - len(stopped):,} ended before it")
+    return text + (f", and {games - held:,} seeds are not in it" if held < games else "")
 
 
 class WriteFailed(Exception):
@@ -178,7 +189,7 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
     if start is not None and from_path is not None:
         raise click.UsageError("--start and --from cannot go together: a game starts from one board or plays on "
                                "a stopped game")
-    stopped = _stopped_games(from_path, seed, games, stop_at) if from_path else None
+    stopped, from_held = _stopped_games(from_path, seed, games, stop_at) if from_path else (None, 0)
     batch_settings = Settings.of(settings, start, stop_at, continues=from_path is not None)  # as sent to workers
     jobs = jobs or default_jobs()
     if not scheduler:
@@ -202,9 +213,7 @@ def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json
     done = {r["seed"] for r in rows}
     todo = [s for s in range(seed, seed + games) if s not in done and (stopped is None or s in stopped)]
     if stopped is not None and not as_json:
-        tiles = " or ".join(str(t) for t in sorted({row["stop_at"] for row in stopped.values()})) or "their tile"
-        click.echo(f"playing on the {len(stopped):,} games of {from_path} that stopped at {tiles}; "
-                   f"the other {games - len(stopped):,} ended before it", err=True)
+        click.echo(_from_text(from_path or "", stopped, from_held, games), err=True)
     if done and not as_json:
         click.echo(f"resuming {out_path}: {len(done):,} games done, {len(todo):,} to play", err=True)
 

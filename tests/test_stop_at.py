@@ -160,6 +160,18 @@ def test_a_batch_played_on_is_the_whole_batch_line_for_line(stopped_batch: Path,
     assert again.exit_code == 0 and "0 to play" in again.output
 
 
+def test_games_played_on_twice_leave_out_the_seeds_that_ended_before(stopped_batch: Path, tmp_path: Path) -> None:
+    # From 512 to 1024, then on: the second file holds only the seeds that stopped at 512.
+    to_1024, rest = tmp_path / "to1024.jsonl", tmp_path / "rest.jsonl"
+    assert invoke("-n", "8", "-d", "1", "-j", "1", "--from", str(stopped_batch), "--stop-at", "1024",
+                  "-o", str(to_1024)).exit_code == 0
+    result = invoke("-n", "8", "-d", "1", "-j", "1", "--from", str(to_1024), "-o", str(rest))
+    assert result.exit_code == 0, result.output
+    absent = 8 - len(lines(to_1024))
+    assert absent > 0 and f"{absent} seeds are not in it" in result.output
+    assert set(lines(rest)) == {s for s, r in lines(to_1024).items() if r["state"] is not None}
+
+
 def test_a_file_of_whole_games_is_not_resumed_as_games_played_on(stopped_batch: Path, tmp_path: Path) -> None:
     whole = tmp_path / "whole.jsonl"
     assert invoke("-n", "8", "-d", "1", "-j", "1", "-o", str(whole)).exit_code == 0
@@ -168,7 +180,7 @@ def test_a_file_of_whole_games_is_not_resumed_as_games_played_on(stopped_batch: 
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["-n", "9"], "has no game of seed 8"),
+    (["-n", "2", "-s", "8"], "has no game of seeds 8 to 9"),
     (["-n", "8", "--stop-at", "512"], "stopped at 512; a game played on stops at a bigger tile"),
     (["-n", "8", "--stop-at", "256"], "stopped at 512"),
     (["-n", "8", "--start", "2 2 . . / . . . . / . . . . / . . . ."], "cannot go together"),
