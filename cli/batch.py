@@ -167,7 +167,8 @@ class WriteFailed(Exception):
                    "(see --from).")
 @click.option("--from", "from_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Play on the games of this results file that stopped (--stop-at), each from where it "
-                   "stopped, with its own spawns to come, under this run's settings; games that ended are left out.")
+                   "stopped, with its own spawns to come, under this run's settings; games that ended, and seeds "
+                   "it lacks, are left out.")
 @game_settings_options
 def batch(games: int, seed: int, jobs: int | None, out_path: str | None, as_json: bool, plot_path: str | None,
           scheduler: str | None, start: Board | None, stop_at: int | None, from_path: str | None,
