@@ -308,6 +308,8 @@ def play_seeds(seeds: list[int], settings: Settings,
     ``settings.continues``, each plays on the stopped game of its seed in
     ``stopped`` (its results line)."""
     search = settings.search_settings(_worker_tables(settings))
+    if settings.continues and (stopped is None or any(seed not in stopped for seed in seeds)):
+        raise InvalidArgumentError("games played on need the stopped game of every seed")
     return [game_row(Game(seed, search, start=settings.start, stop_at=settings.stop_at,
                           resume=stopped_game(stopped[seed]) if settings.continues and stopped else None).run(),
                      settings)

@@ -221,6 +221,13 @@ def test_a_missing_or_hostile_from_file_is_one_line(stopped_batch: Path, tmp_pat
     assert len(result.output.strip().splitlines()) == 1
 
 
+def test_a_worker_refuses_to_play_on_without_the_stopped_game() -> None:
+    from solve2048.batch import Settings, play_seeds
+
+    with pytest.raises(InvalidArgumentError, match="every seed"):
+        play_seeds([0], Settings(depth=1, continues=True), {})
+
+
 def test_results_lines_of_stops_are_checked(stopped_batch: Path) -> None:
     row = next(r for r in lines(stopped_batch).values() if r["state"] is not None)
     assert check_game(dict(row)) and stopped_game(row).state is not None
