@@ -99,7 +99,7 @@ def test_lines_without_danger_were_never_deeper_and_a_bad_danger_is_refused() ->
 
 def test_a_batch_stops_at_a_line_played_with_other_settings(tmp_path: Path, monkeypatch) -> None:
     # As from a worker of a cluster that runs an older solve2048, which knows no danger.
-    def older_worker(seeds, settings, jobs, on_rows) -> None:
+    def older_worker(seeds, settings, jobs, on_rows, stopped=None) -> None:
         on_rows([game_row(play_game(seed, depth=1), Settings(depth=1)) for seed in seeds])
 
     monkeypatch.setattr("solve2048.cli.batch.run_local", older_worker)
