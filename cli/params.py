@@ -32,7 +32,7 @@ from solve2048.engine import (
     check_tt_mb,
 )
 from solve2048.rng import MAX_SEED
-from solve2048.selfplay import STOP_TILES
+from solve2048.selfplay import check_stop_tile
 from solve2048.settings import MAX_TIME_MS, NOT_GIVEN, Depth, SearchSettings, check_deepening
 from solve2048.tables import DEFAULT_MIN_PROBABILITY, ENV_DIR, TableSet
 from solve2048.tables import load as load_tables
@@ -173,12 +173,9 @@ class TileParam(ParamType[int]):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         try:
-            tile = value if isinstance(value, int) and not isinstance(value, bool) else int(str(value).strip())
+            return check_stop_tile(value if isinstance(value, int) else int(str(value).strip()))
         except ValueError:
-            tile = None
-        if tile not in STOP_TILES:
             self.fail(f"expected a tile from 2 to 131072 (a power of two), got {value!r}", param, ctx)
-        return tile
 
 
 def close_quietly(stream: IO[str]) -> None:

@@ -36,7 +36,7 @@ from solve2048.engine import (
     check_tt_mb,
 )
 from solve2048.errors import InvalidArgumentError, Solve2048Error
-from solve2048.selfplay import STOP_TILES, Game, GameResult, GameState, check_seed
+from solve2048.selfplay import Game, GameResult, GameState, check_seed, check_stop_tile
 from solve2048.settings import (
     NOT_GIVEN,
     Depth,
@@ -159,9 +159,8 @@ class Settings:
                                        f"tables, or none, got {self.table_sums!r}")
         if self.start is not None and (not isinstance(self.start, str) or not any(Board.parse(self.start).cells)):
             raise InvalidArgumentError(f"expected a start board in hex with a tile on it, got {self.start!r}")
-        if self.stop_at is not None and (isinstance(self.stop_at, bool) or not isinstance(self.stop_at, int)
-                                         or self.stop_at not in STOP_TILES):
-            raise InvalidArgumentError(f"expected a tile from 2 to 131072 to stop at, got {self.stop_at!r}")
+        if self.stop_at is not None:
+            check_stop_tile(self.stop_at)
         if self.start is not None and self.stop_at is not None and Board.parse(self.start).max_tile >= self.stop_at:
             raise InvalidArgumentError(f"the start board holds {Board.parse(self.start).max_tile} already, "
                                        f"so its games would never stop at {self.stop_at}")

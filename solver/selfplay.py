@@ -143,6 +143,13 @@ def check_seed(seed: int) -> int:
     return seed
 
 
+def check_stop_tile(tile: int) -> int:
+    """A tile a game can stop at: a whole power of two from 2 to 131072."""
+    if isinstance(tile, bool) or not isinstance(tile, int) or tile not in STOP_TILES:
+        raise InvalidArgumentError(f"expected a tile from 2 to 131072 to stop at, got {tile!r}")
+    return tile
+
+
 class Game:
     """A game the solver plays from ``seed``; call ``advance`` or ``run``."""
 
@@ -161,10 +168,7 @@ class Game:
         self.tables = self.settings.tables
         self.depth = self.settings.depth
         self._prune = engine_prune(self.settings.prune)   # as C takes it, converted once
-        if stop_at is not None and (isinstance(stop_at, bool) or not isinstance(stop_at, int)
-                                    or stop_at not in STOP_TILES):
-            raise InvalidArgumentError(f"expected a tile from 2 to 131072 to stop at, got {stop_at!r}")
-        self.stop_at = 2048 if stop_at_win and stop_at is None else stop_at
+        self.stop_at = check_stop_tile(stop_at) if stop_at is not None else 2048 if stop_at_win else None
         self._evaluator = engine.evaluator(self.settings.search_weights)
         self._searcher = searcher or engine.thread_searcher(self.settings.tt_mb, self.settings.threads)
         self._state = ffi.new("s2048_game *")
