@@ -68,8 +68,16 @@ def summary_text(s: dict[str, Any]) -> str:
         lines.append(f"stopped      {s['stopped']:,} games at {' or '.join(map(str, s['stop_ats']))}, alive; "
                      f"the other {games - s['stopped']:,} ended")
     if s.get("continued"):
-        lines.append(f"played on    {s['continued']:,} stopped games (--from)")
+        lines.append(f"played on    {s['continued']:,} stopped games (--from)" + _after_stops(s))
     return "\n".join(lines)
+
+
+def _after_stops(s: dict[str, Any]) -> str:
+    """The speed of the games played on, after their stops: the phase's own."""
+    if not s.get("seconds_played_on"):
+        return ""
+    return (f"; after the stops {s['moves_per_second_played_on']:,.0f} moves/s per core"
+            f" ({s['moves_played_on']:,} moves)")
 
 
 def compare_text(c: dict[str, Any], name_a: str, name_b: str) -> str:

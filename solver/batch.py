@@ -236,6 +236,7 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "stop_at": settings.stop_at,
         "state": result.state.to_json() if result.state is not None else None,
         "continued_at": result.continued_at,
+        "continued_at_seconds": result.continued_at_seconds,
     }
 
 
@@ -327,7 +328,8 @@ def stopped_game(row: dict[str, Any]) -> GameResult:
         uncovered_moves=row.get("uncovered_moves") or 0, last_covered=row.get("last_covered") or 0,
         last_probability=row.get("last_probability"), stretch_start=row.get("stretch_start") or 0,
         stretch_probability=row.get("stretch_probability"), stop_at=row["stop_at"],
-        state=GameState.from_json(row["state"]), continued_at=row.get("continued_at"))
+        state=GameState.from_json(row["state"]), continued_at=row.get("continued_at"),
+        continued_at_seconds=row.get("continued_at_seconds"))
 
 
 _loaded_tables: dict[tuple[str, float], TableSet] = {}

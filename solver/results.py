@@ -31,7 +31,7 @@ FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "
           "prune", "tt_mb", "tables", "table_set", "table_trust", "table_sums", "table_moves", "time_ms", "danger",
           "quiescence", "late_quiescence", "start", "final_board", "uncovered_moves", "last_covered",
           "last_probability", "last_table", "last_trusted", "stretch_start", "stretch_probability", "engine",
-          "stop_at", "state", "continued_at")
+          "stop_at", "state", "continued_at", "continued_at_seconds")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -322,6 +322,11 @@ def _check_stop(row: dict[str, Any]) -> None:
             raise InvalidArgumentError(f"state: {error}") from None
     if row.get("continued_at") is not None:
         _whole(row, "continued_at", 0, row["moves"])
+    if row.get("continued_at_seconds") is not None:
+        if row.get("continued_at") is None:
+            raise InvalidArgumentError("continued_at_seconds is given, but continued_at names no move the game "
+                                       "was played on after")
+        _real(row, "continued_at_seconds", 0, row["seconds"])
 
 
 def check_game(row: object) -> dict[str, Any]:

@@ -98,6 +98,7 @@ class GameResult:
     stop_at: int | None = None  # the tile the game was to stop at (Game's stop_at)
     state: GameState | None = None  # a game that stopped there: what playing it on needs; None = it ended
     continued_at: int | None = None  # a resumed game: the move it was resumed after
+    continued_at_seconds: float | None = None  # and the seconds it had taken until then
 
     @property
     def depth_setting(self) -> Depth | None:
@@ -173,6 +174,7 @@ class Game:
         self._searcher = searcher or engine.thread_searcher(self.settings.tt_mb, self.settings.threads)
         self._state = ffi.new("s2048_game *")
         self.continued_at = None if resume is None else resume.moves
+        self.continued_at_seconds = None if resume is None else resume.seconds
         if resume is not None:
             if start is not None:
                 raise InvalidArgumentError("a game either starts from a board or resumes a stopped one")
@@ -349,6 +351,7 @@ class Game:
             stop_at=self.stop_at,
             state=self.state() if self.stopped else None,
             continued_at=self.continued_at,
+            continued_at_seconds=self.continued_at_seconds,
         )
 
 

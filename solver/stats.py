@@ -61,6 +61,17 @@ def depths_of(rows: Sequence[dict[str, Any]]) -> list[int | str]:
     return sorted({r["depth"] for r in rows if r.get("depth") is not None}, key=_depth_order)
 
 
+def played_on(rows: Iterable[dict[str, Any]]) -> tuple[int, float]:
+    """The moves and seconds that games played on from a stop spent after it
+    (each line's own less those at its continued_at and continued_at_seconds)."""
+    moves, seconds = 0, 0.0
+    for r in rows:
+        if r.get("continued_at") is not None and r.get("continued_at_seconds") is not None:
+            moves += int(r["moves"]) - int(r["continued_at"])
+            seconds += float(r["seconds"]) - float(r["continued_at_seconds"])
+    return moves, seconds
+
+
 def summarize(rows: Sequence[dict[str, Any]], depth: object = None, seed: object = None) -> dict[str, Any]:
     """The stable summary of ``solve2048 batch --json`` and ``stats --json``.
 
@@ -78,6 +89,7 @@ def summarize(rows: Sequence[dict[str, Any]], depth: object = None, seed: object
     scores = [int(r["score"]) for r in rows]
     moves = sum(int(r["moves"]) for r in rows)
     seconds = sum(float(r["seconds"]) for r in rows)
+    moves_on, seconds_on = played_on(rows)
     reach: dict[str, float] = {}
     reach_ci: dict[str, list[float]] = {}
     for tile in reach_tiles(rows):
@@ -105,6 +117,11 @@ def summarize(rows: Sequence[dict[str, Any]], depth: object = None, seed: object
         # were played on from such a stop (batch --from).
         "stopped": sum(r.get("state") is not None for r in rows),
         "continued": sum(r.get("continued_at") is not None for r in rows),
+        # The moves and seconds of those games after their stops: the phase
+        # played on alone (lines from before continued_at_seconds left out).
+        "moves_played_on": moves_on,
+        "seconds_played_on": seconds_on,
+        "moves_per_second_played_on": moves_on / seconds_on if seconds_on > 0 else 0.0,
         "score": {
             "mean": statistics.fmean(scores) if n else 0.0,
             "median": statistics.median(scores) if n else 0.0,

@@ -33,8 +33,9 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert set(data) == {"games", "depth", "seed", "seeds", "depths", "starts", "dangers", "quiescences",
-                         "late_quiescences", "stop_ats", "stopped", "continued", "score", "reach", "reach_ci",
-                         "moves", "seconds", "moves_per_second", "seconds_per_game", "table_move_share"}
+                         "late_quiescences", "stop_ats", "stopped", "continued",
+                         "moves_played_on", "seconds_played_on", "moves_per_second_played_on", "score", "reach",
+                         "reach_ci", "moves", "seconds", "moves_per_second", "seconds_per_game", "table_move_share"}
     assert data["starts"] == [] and data["dangers"] == [] and data["quiescences"] == [3]
     assert data["stop_ats"] == [] and data["stopped"] == 0 and data["continued"] == 0
     assert data["late_quiescences"] == [2]  # the default look
@@ -46,7 +47,7 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
                             "table_moves", "time_ms", "danger", "quiescence", "late_quiescence", "start",
                             "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table",
                             "last_trusted", "stretch_start", "stretch_probability", "engine", "stop_at", "state",
-                            "continued_at"}
+                            "continued_at", "continued_at_seconds"}
     assert sorted(r["seed"] for r in rows) == list(range(100, 112))
     # Game i of the batch is the game `play --seed S+i` plays.
     alone = play_game(105, depth=1)

@@ -21,7 +21,7 @@ from solve2048.results import check_game, load
 from solve2048.selfplay import Game, GameState
 
 # What a line played on records of its own, beside the whole game's line.
-OWN_FIELDS = ("seconds", "stop_at", "state", "continued_at")
+OWN_FIELDS = ("seconds", "stop_at", "state", "continued_at", "continued_at_seconds")
 
 
 def invoke(*args: str):
@@ -60,6 +60,7 @@ def test_a_game_played_on_with_the_same_settings_is_the_whole_game(seed: int) ->
         whole.score, whole.moves, whole.final_board, whole.won_at_move, whole.uncovered_moves)
     assert rest.state is None and rest.continued_at == second.moves
     assert first.seconds <= second.seconds <= rest.seconds  # each counts the time before it
+    assert (second.continued_at_seconds, rest.continued_at_seconds) == (first.seconds, second.seconds)
 
 
 def test_a_game_played_on_under_other_settings_differs_from_the_stop_on() -> None:
@@ -153,8 +154,15 @@ def test_a_batch_played_on_is_the_whole_batch_line_for_line(stopped_batch: Path,
     for seed, row in played_on.items():
         assert _same_game(lines(whole)[seed], row) == [], seed
         assert row["continued_at"] == lines(stopped_batch)[seed]["moves"]
-        assert row["seconds"] >= lines(stopped_batch)[seed]["seconds"]
-    assert "played on    " in result.output
+        assert row["continued_at_seconds"] == lines(stopped_batch)[seed]["seconds"] <= row["seconds"]
+    # The summary's phase is the moves and seconds after the stops alone.
+    summary = json.loads(CliRunner().invoke(cli, ["stats", str(on), "--json"]).output)
+    stopped_rows = [lines(stopped_batch)[seed] for seed in played_on]
+    assert summary["moves_played_on"] == summary["moves"] - sum(r["moves"] for r in stopped_rows)
+    assert summary["seconds_played_on"] == pytest.approx(summary["seconds"] - sum(r["seconds"] for r in stopped_rows))
+    assert 0 < summary["moves_played_on"] < summary["moves"]
+    assert f"played on    {len(played_on)} stopped games (--from); after the stops " in result.output
+    assert f"({summary['moves_played_on']:,} moves)" in result.output
     # Run again, it resumes: nothing is left to play.
     again = invoke("-n", "8", "-d", "1", "-j", "2", "--from", str(stopped_batch), "-o", str(on))
     assert again.exit_code == 0 and "0 to play" in again.output
@@ -238,6 +246,10 @@ def test_results_lines_of_stops_are_checked(stopped_batch: Path) -> None:
         ({**row, "stop_at": 3}, "stop_at 3 is not a power of two"),
         ({**row, "stop_at": 1 << 18}, "stop_at 262,144 is not from 2 to 131,072"),
         ({**row, "continued_at": row["moves"] + 1}, "continued_at"),
+        ({**row, "continued_at_seconds": 0.0}, "continued_at names no move"),
+        ({**row, "continued_at": 1, "continued_at_seconds": row["seconds"] + 1}, "continued_at_seconds"),
+        ({**row, "continued_at": 1, "continued_at_seconds": float("nan")}, "continued_at_seconds nan"),
+        ({**row, "continued_at": 1, "continued_at_seconds": -1}, "continued_at_seconds -1"),
         ({**row, "state": {"rng": "0" * 64, "probe": None}}, "all zeros"),
         ({**ended, "state": row["state"]}, "below stop_at"),
         ({**ended, "stop_at": 4, "state": row["state"]}, "no legal move"),

@@ -59,7 +59,8 @@ def test_a_game_with_tables_stopped_and_played_on_is_the_whole_game(small_tables
         if first.state is None or first.state.probe is None or whole.max_tile == 1024:
             continue
         rest = Game(seed, depth=1, tables=small_tables, resume=first).run()
-        assert rest == replace(whole, seconds=rest.seconds, continued_at=first.moves)
+        assert rest == replace(whole, seconds=rest.seconds, continued_at=first.moves,
+                              continued_at_seconds=first.seconds)
         return
     pytest.fail("no game of seeds 0-5 stopped at 1024 after a table covered a board, and went on")
 
