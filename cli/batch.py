@@ -75,16 +75,17 @@ def _clock(seconds: float) -> str:
 
 
 def _settings_text(settings: ResultsKey) -> str:
-    depth, prune, tt_mb, tables, time_ms, start, danger, quiescence, late, table_set, table_trust, stop_at, on = (
-        settings)
+    (depth, prune, tt_mb, tables, time_ms, start, danger, quiescence, late, table_set, table_trust, stop_at, on,
+     weights) = settings
     # Each table with the threshold it was played from: chain-10:512@0 entry-11:32@0.9 ...
     played = " ".join(f"{label}@{p:g}" for label, p in zip(table_set or (), table_trust or (), strict=True))
     tables_text = "no tables" if tables is None else f"tables at {tables} ({played})"
     time_text = "" if time_ms is None else f", {time_ms:g} ms per move"
     start_text = "" if start is None else f", from {Board.parse(start).notation()}"
     stop_text = ("" if stop_at is None else f", stopping at {stop_at}") + (", played on stopped games" if on else "")
+    weights_text = "" if weights is None else ", weights given from Python"
     return (f"depth {depth}{extras_text(danger, quiescence, late)}, prune {prune}, tt-mb {tt_mb}, "
-            f"{tables_text}{time_text}{start_text}{stop_text}")
+            f"{tables_text}{time_text}{start_text}{stop_text}{weights_text}")
 
 
 def _look_hint(played: ResultsKey, wanted: ResultsKey) -> str:

@@ -20,7 +20,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -65,9 +65,11 @@ WORKER_WAIT_SECONDS = 30.0
 # depth as text, prune, tt_mb, the tables' threshold (None: off), time_ms, the
 # start board, danger, quiescence, late quiescence, the labels of the tables
 # played with (None: off), each one's threshold (None: off), the tile the
-# games stop at (None: none), and whether they play on stopped games.
+# games stop at (None: none), whether they play on stopped games, and the
+# heuristic's weights given from Python (None: those the search chooses).
 ResultsKey = tuple[str, Prune, float, float | None, float | None, str | None, int | None, int | None, int | None,
-                   tuple[str, ...] | None, tuple[float, ...] | None, int | None, bool]
+                   tuple[str, ...] | None, tuple[float, ...] | None, int | None, bool,
+                   tuple[tuple[str, float], ...] | None]
 LOOK_AT = 7  # where a ResultsKey holds the quiescence, the late quiescence next
 # The tables a line that names none was played with: the default set until
 # the chain table of anchor 1024 joined it (2026-12-01), in TableSet.specs order.
@@ -126,7 +128,7 @@ class Settings:
         """What ``settings_of`` reads from the lines these settings write."""
         return (str(self.depth), self.prune, self.tt_mb, self.tables_tag, self.time_ms, self.start, self.danger,
                 self.quiescence, self.late_quiescence, self.table_set_tag, self.table_trust_tag, self.stop_at,
-                self.continues)
+                self.continues, weights_tag(weights_json(self.weights)))
 
     def search_settings(self, tables: TableSet | None) -> SearchSettings:
         # One thread a game: a batch plays as many games at once as it has cores.
@@ -237,6 +239,7 @@ def game_row(result: GameResult, settings: Settings | None = None) -> dict[str, 
         "state": result.state.to_json() if result.state is not None else None,
         "continued_at": result.continued_at,
         "continued_at_seconds": result.continued_at_seconds,
+        "weights": weights_json(settings.weights),
     }
 
 
@@ -262,7 +265,18 @@ def settings_of(row: dict[str, Any]) -> ResultsKey:
             row.get("tables"), row.get("time_ms"), row.get("start"), row.get("danger"), row.get("quiescence"),
             row.get("late_quiescence"), tuple(table_set) if table_set is not None else None,
             tuple(table_trust) if table_trust is not None else None, row.get("stop_at"),
-            row.get("continued_at") is not None)
+            row.get("continued_at") is not None, weights_tag(row.get("weights")))
+
+
+def weights_json(weights: Weights | None) -> dict[str, float] | None:
+    """The weights a results line records: each by name, or None for the
+    weights the search chooses (SearchSettings.search_weights)."""
+    return None if weights is None else {name: float(value) for name, value in asdict(weights).items()}
+
+
+def weights_tag(weights: dict[str, float] | None) -> tuple[tuple[str, float], ...] | None:
+    """The recorded weights as a ResultsKey holds them."""
+    return None if weights is None else tuple(sorted(weights.items()))
 
 
 def other_engine(rows: Iterable[dict[str, Any]]) -> str | None:

@@ -16,11 +16,11 @@ import os
 import re
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import IO, Any
 
 from solve2048.board import Board, InvalidBoardError
-from solve2048.engine import MAX_DEPTH, check_danger, check_late_quiescence, check_prune, check_quiescence
+from solve2048.engine import MAX_DEPTH, Weights, check_danger, check_late_quiescence, check_prune, check_quiescence
 from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.rng import MAX_SEED
 from solve2048.selfplay import GameState
@@ -31,7 +31,7 @@ FIELDS = ("seed", "depth", "score", "max_tile", "moves", "won", "won_at_move", "
           "prune", "tt_mb", "tables", "table_set", "table_trust", "table_sums", "table_moves", "time_ms", "danger",
           "quiescence", "late_quiescence", "start", "final_board", "uncovered_moves", "last_covered",
           "last_probability", "last_table", "last_trusted", "stretch_start", "stretch_probability", "engine",
-          "stop_at", "state", "continued_at", "continued_at_seconds")
+          "stop_at", "state", "continued_at", "continued_at_seconds", "weights")
 # Every line a batch writes starts so (append_row writes FIELDS in order): only
 # a tail that could be the start of such a line is taken for a torn write.
 LINE_START = b'{"seed": '
@@ -329,6 +329,23 @@ def _check_stop(row: dict[str, Any]) -> None:
         _real(row, "continued_at_seconds", 0, row["seconds"])
 
 
+def _check_weights(row: dict[str, Any]) -> None:
+    """The heuristic's weights given from Python: null, or each a finite
+    number under a name Weights knows."""
+    weights = row.get("weights")
+    if weights is None:
+        return
+    if not isinstance(weights, dict):
+        raise InvalidArgumentError(f"weights must be an object of numbers or null, got {type(weights).__name__}")
+    unknown = sorted(set(weights) - {field.name for field in fields(Weights)})
+    if unknown:
+        raise InvalidArgumentError(f"weights: no weight is named {unknown[0]!r}")
+    try:
+        Weights(**weights)
+    except InvalidArgumentError as error:
+        raise InvalidArgumentError(f"weights: {error}") from None
+
+
 def check_game(row: object) -> dict[str, Any]:
     """Returns ``row`` if it is a game result the rules allow, else raises
     ValueError naming the first field that is wrong. Fields older lines lack
@@ -347,6 +364,7 @@ def check_game(row: object) -> dict[str, Any]:
     _real(row, "seconds", 0)
     _check_settings(row)
     _check_stop(row)
+    _check_weights(row)
     if row.get("final_board") is not None:
         _check_final_board(row)
     return row

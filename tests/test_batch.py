@@ -47,7 +47,7 @@ def test_json_shape_and_seeds(tmp_path: Path) -> None:
                             "table_moves", "time_ms", "danger", "quiescence", "late_quiescence", "start",
                             "final_board", "uncovered_moves", "last_covered", "last_probability", "last_table",
                             "last_trusted", "stretch_start", "stretch_probability", "engine", "stop_at", "state",
-                            "continued_at", "continued_at_seconds"}
+                            "continued_at", "continued_at_seconds", "weights"}
     assert sorted(r["seed"] for r in rows) == list(range(100, 112))
     # Game i of the batch is the game `play --seed S+i` plays.
     alone = play_game(105, depth=1)
@@ -374,6 +374,46 @@ def test_a_file_played_with_other_tables_is_not_resumed(tmp_path: Path) -> None:
     assert "holds games at depth 1, quiescence 3, late quiescence 2, prune auto, tt-mb 8, tables at 0.9 " \
            "(entry-11:32@0.9 entry-11:64@0.9 entry-11:128@0.9 chain-10:512@0); this run is depth 1, " \
            "quiescence 3, late quiescence 2, prune auto, tt-mb 8, no tables" in result.output
+
+
+def test_lines_record_weights_given_from_python_and_such_a_file_is_not_resumed_by_the_cli(tmp_path: Path) -> None:
+    from dataclasses import asdict
+
+    from solve2048.engine import Weights
+    from solve2048.results import append_row, check_game
+
+    weights = Weights(corner_weight=6.0)
+    rows: list[dict] = []
+    run_local(range(3), Settings(depth=1, weights=weights), 1, rows.extend)
+    assert all(check_game(r)["weights"] == asdict(weights) for r in rows)
+    # The weights play: the same seeds under the search's own weights are other games.
+    plain: list[dict] = []
+    run_local(range(3), Settings(depth=1), 1, plain.extend)
+    assert all(r["weights"] is None for r in plain)
+    assert [r["moves"] for r in rows] != [r["moves"] for r in plain]
+    out = tmp_path / "r.jsonl"
+    with out.open("w") as stream:
+        for row in rows:
+            append_row(stream, row)
+    before = out.read_bytes()
+    result = invoke("-n", "4", "-d", "1", "-o", str(out))
+    assert result.exit_code == 2 and "weights given from Python; this run is depth 1" in result.output
+    assert "Traceback" not in result.output and out.read_bytes() == before
+
+
+@pytest.mark.parametrize(("weights", "message"), [
+    ([1, 2], "weights must be an object of numbers or null, got list"),
+    ({"corner": 1.0}, "weights: no weight is named 'corner'"),
+    ({"corner_weight": float("nan")}, "weights: weight corner_weight must be a finite number"),
+    ({"chain_weight": True}, "weights: weight chain_weight must be a finite number"),
+])
+def test_malformed_weights_in_a_line_are_refused(weights: object, message: str) -> None:
+    from solve2048.results import check_game
+
+    rows: list[dict] = []
+    run_local([0], Settings(depth=1), 1, rows.extend)
+    with pytest.raises(ValueError, match=message):
+        check_game(rows[0] | {"weights": weights})
 
 
 def test_every_line_names_the_engine_built_from_the_sources_here(tmp_path: Path) -> None:
