@@ -1,0 +1,70 @@
+"""bench/phase_rollouts.py and bench/weights_batch.py: the tries of a
+stopped game are games of their own spawns, the split of a phase's variance
+tells a board that decides from spawns that do, and a batch under weights
+given from Python records them and resumes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+from helpers import bench_module
+
+from solve2048.batch import Settings, run_local
+from solve2048.engine import Weights
+from solve2048.results import append_row, load
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+@pytest.fixture(scope="module")
+def rollouts():
+    return bench_module("phase_rollouts")
+
+
+def test_each_try_has_a_generator_of_its_own(rollouts) -> None:
+    words = {rollouts.other_rng(seed, k) for seed in range(20) for k in range(1, 5)}
+    assert len(words) == 80 and all(len(w) == 64 and int(w, 16) != 0 for w in words)
+
+
+def test_tries_play_on_from_the_stop_with_other_spawns(rollouts, tmp_path: Path) -> None:
+    stopped = tmp_path / "stopped.jsonl"
+    rows: list[dict] = []
+    run_local(range(6), Settings(depth=1, stop_at=256), 1, rows.extend)
+    with stopped.open("w") as stream:
+        for row in rows:
+            append_row(stream, row)
+    held = [r for r in rows if r["state"] is not None]
+    assert held
+    out = tmp_path / "tries.jsonl"
+    rollouts.play(str(stopped), str(out), 0, 5, 2, 512, depth=1, tables=False, jobs=1)
+    tries = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted((t["seed"], t["k"]) for t in tries) == sorted((r["seed"], k) for r in held for k in (1, 2))
+    assert all(t["moves"] > 0 for t in tries)
+    # Two tries of a board are other games (their spawns differ), not copies.
+    assert len({(t["seed"], t["moves"]) for t in tries}) > len(held)
+    rollouts.play(str(stopped), str(out), 0, 5, 2, 512, depth=1, tables=False, jobs=1)   # resumes: none more
+    assert len(out.read_text().splitlines()) == len(tries)
+
+
+def test_the_split_tells_boards_that_decide_from_spawns_that_do(rollouts) -> None:
+    decided = rollouts.split({seed: [seed % 2 == 0] * 4 for seed in range(40)})
+    assert decided["between"] == pytest.approx(decided["total"]) and decided["wins"] == [20, 0, 0, 0, 20]
+    mixed = rollouts.split({seed: [True, False, seed % 2 == 0, seed % 2 == 1] for seed in range(40)})
+    assert mixed["between"] < 0 < mixed["total"] and mixed["wins"] == [0, 0, 40, 0, 0]
+    assert sum(mixed["binomial"]) == pytest.approx(40)
+
+
+def test_a_batch_under_weights_records_them_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "w.jsonl"
+    command = [sys.executable, str(BENCH / "weights_batch.py"), str(out), "1", "corner_weight=6",
+               "--games", "3", "--jobs", "1", "--no-tables"]
+    for _ in range(2):
+        subprocess.run(command, check=True, capture_output=True)
+    rows = load(str(out)).rows
+    assert sorted(r["seed"] for r in rows) == [0, 1, 2]
+    assert all(r["weights"] == asdict(Weights(corner_weight=6.0)) for r in rows)
