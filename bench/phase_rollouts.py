@@ -7,7 +7,8 @@ file played on from the stop (NEXT) already holds.
 Usage: python bench/phase_rollouts.py FROM NEXT OUT FIRST LAST K STOP [--depth D]
   FROM: the stopped games (batch --stop-at), seeds FIRST..LAST of it;
   NEXT: the same games played on with the settings of the tries (batch --from FROM --stop-at STOP);
-  OUT:  one line a try ({"seed", "k", "max_tile", "moves"}), resumable.
+  OUT:  one line a try ({"seed", "k", "max_tile", "moves"}), resumable; not a results
+        file (name it .ndjson beside them: results files are .jsonl).
 Prints how many boards won 0..K+1 of their tries beside what one common
 probability would give, and the share of the variance between boards.
 """
