@@ -234,6 +234,10 @@ def _checked_before(path: Path, stamp: str) -> bool:
 
 
 def _remember_checked(path: Path, stamp: str) -> None:
+    # A stamp already there is left as it is: `tables info` checks every file
+    # in full, and a command that only reads should not touch the user's folder.
+    if _checked_before(path, stamp):
+        return
     with suppress(OSError):  # a read-only directory: the file is simply checked again next time
         _stamp_path(path).write_text(stamp, encoding="ascii")
 
