@@ -234,10 +234,6 @@ def _checked_before(path: Path, stamp: str) -> bool:
 
 
 def _remember_checked(path: Path, stamp: str) -> None:
-    # A stamp already there is left as it is: `tables info` checks every file
-    # in full, and a command that only reads should not touch the user's folder.
-    if _checked_before(path, stamp):
-        return
     with suppress(OSError):  # a read-only directory: the file is simply checked again next time
         _stamp_path(path).write_text(stamp, encoding="ascii")
 
@@ -297,10 +293,14 @@ def open_summed(path: Path, spec: TableSpec, verify: bool = True, recheck: bool 
     stat, expected = read_header(path, spec)
     data = np.memmap(path, dtype=np.uint8, mode="r", offset=HEADER_SIZE, shape=(spec.entries,))
     stamp = _stamp_of(stat, expected)
-    if verify and (recheck or not _checked_before(path, stamp)):
+    stamped = verify and _checked_before(path, stamp)
+    if verify and (recheck or not stamped):
         if checksum(data) != expected:
             raise TableError(f"{path}: checksum mismatch (damaged); rebuild it")
-        _remember_checked(path, stamp)
+        # A stamp already there is left as it is: `tables info` checks every
+        # file in full, and a command that only reads should not touch the user's folder.
+        if not stamped:
+            _remember_checked(path, stamp)
     return data, expected
 
 
