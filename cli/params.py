@@ -301,8 +301,8 @@ def quiescence_option(command: F) -> F:
         "--quiescence", type=LOOK, default=None, metavar="CELLS|off",
         help="Look one more spawn and move past a leaf (a board after the last move looked at) "
              f"with at most this many empty cells, where the heuristic misjudges most. Default at "
-             f"depths 1 to {LOOK_MAX_DEPTH} without --time: {DEFAULT_QUIESCENCE}, and "
-             f"{DEFAULT_LATE_QUIESCENCE} once the board holds 32768 (none deeper, at depth auto or "
+             f"depths 1 to {LOOK_MAX_DEPTH} and auto, without --time: {DEFAULT_QUIESCENCE}, and "
+             f"{DEFAULT_LATE_QUIESCENCE} once the board holds 32768 (none deeper or "
              "with --time); given alone, it holds throughout; 'off' looks at none.",
     )(command)
 

@@ -167,12 +167,13 @@ def engine_late_quiescence(late_quiescence: int | None) -> int:
 
 
 # The look past crowded leaves that a search at a fixed depth up to
-# LOOK_MAX_DEPTH makes unless told otherwise (settings.given_look):
-# quiescence 3 until the board holds 32768, 2 from then on. Over 1,000
-# paired games it gained at every depth from 1 to 5 (at 32768: 20.7 points
-# at depth 3, 8.9 at depth 4, 4.4 at depth 5), at 0.3 to 0.7 of their
-# moves/s; at depth 6, -4.0 ± 5.1 over 100 games, and at depth "auto"
-# +1.0 ± 2.1, no gain for its cost (bench/RESULTS.md, "The default look").
+# LOOK_MAX_DEPTH, or at depth "auto", makes unless told otherwise
+# (settings.given_look): quiescence 3 until the board holds 32768, 2 from
+# then on. Over 1,000 paired games it gained at every depth from 1 to 5 (at
+# 32768: 20.7 points at depth 3, 8.9 at depth 4, 4.4 at depth 5), at 0.3 to
+# 0.7 of their moves/s; at depth 6, -4.0 ± 5.1 over 100 games, no gain for
+# its cost (bench/RESULTS.md, "The default look"). Depth "auto", which
+# searches 3 to 5, was measured with it (bench/RESULTS.md, "A stronger auto").
 DEFAULT_QUIESCENCE = 3
 DEFAULT_LATE_QUIESCENCE = 2
 LOOK_MAX_DEPTH = 5

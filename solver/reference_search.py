@@ -174,20 +174,14 @@ def _may_look(cells: Sequence[int]) -> bool:
     return cells.count(CELL_MAX_TILE) < 2
 
 
-# Depth "auto" searches one move deeper on a board with at most this many empty cells.
-AUTO_DANGER = 3
-
-
 def searched_depth(cells: Sequence[int], depth: int | str, danger: int | None = None) -> int:
     """How deep the search goes on this board (its 64-bit copy): depth "auto"
-    by the distinct tiles (2 up to 6, 3 up to 8, 4 up to 10, 5 beyond), one
-    move deeper at 3 or fewer empty cells; a fixed depth one move deeper at
+    by the distinct tiles (3 up to 6, 4 up to 8, 5 beyond); a fixed depth one move deeper at
     ``danger`` or fewer empty cells (None: never), never past MAX_DEPTH."""
     board, _ = reference.downgrade(cells)
     if depth == "auto":
         distinct = len({value for value in board if value})
-        base = 2 if distinct <= 6 else 3 if distinct <= 8 else 4 if distinct <= 10 else 5
-        return _deepened(board, base, AUTO_DANGER)
+        return 3 if distinct <= 6 else 4 if distinct <= 8 else 5
     assert isinstance(depth, int)
     return _deepened(board, depth, danger)
 

@@ -49,8 +49,8 @@ class Analysis:
 
 
 def auto_depth(board: Board | str) -> int:
-    """The depth that "auto" means for this board: 2 up to 6 distinct tiles, 3 up
-    to 8, 4 up to 10, 5 beyond; one more (at most 6) with 3 or fewer empty cells."""
+    """The depth that "auto" means for this board: 3 up to 6 distinct tiles, 4 up
+    to 8, 5 beyond."""
     return engine.auto_depth(engine.downgrade(int(as_board(board)))[0])
 
 

@@ -77,16 +77,15 @@ def given_look(quiescence: int | None, late_quiescence: int | None, depth: Depth
                time_ms: float | None) -> tuple[int | None, int | None]:
     """The (quiescence, late quiescence) of a search from what was given
     (NOT_GIVEN: left out), checked. A quiescence left out is the depth's
-    default: 3 at a fixed depth up to LOOK_MAX_DEPTH (5) without a time
-    limit, where it was measured to gain; none deeper (no gain measured at
-    depth 6, for its cost), at depth "auto" (which already searches a
-    crowded board one move deeper, and gained nothing measurable from the
-    look) or with a time limit (not measured). With neither given, those
+    default: 3 at a fixed depth up to LOOK_MAX_DEPTH (5) and at depth
+    "auto" (which searches 3 to 5), without a time limit, where it was
+    measured to gain; none deeper (no gain measured at depth 6, for its
+    cost) or with a time limit (not measured). With neither given, those
     depths also take the default late quiescence, 2 once the board holds
     32768. A quiescence given alone holds throughout (None: no look at
     all), as it did before the default. One rule for the API, the CLI, a
     batch and the page."""
-    looks = isinstance(depth, int) and depth <= LOOK_MAX_DEPTH and time_ms is None
+    looks = (depth == "auto" or (isinstance(depth, int) and depth <= LOOK_MAX_DEPTH)) and time_ms is None
     if quiescence is NOT_GIVEN:
         quiescence = DEFAULT_QUIESCENCE if looks else None
         if late_quiescence is NOT_GIVEN:

@@ -53,10 +53,10 @@ def test_one_rule_says_what_a_search_at_a_fixed_depth_looks_at(quiescence, late,
         assert made.default_look is (not fields) if isinstance(made, SearchSettings) else True
 
 
-@pytest.mark.parametrize("depth, time_ms", [(6, None), (16, None), ("auto", None), (5, 50.0), ("auto", 50.0)])
-def test_deeper_depths_auto_and_a_timed_search_look_only_when_told(depth, time_ms) -> None:
-    # Depth 6 gained nothing measurable from the look, nor "auto", which
-    # deepens a crowded board by itself; a timed search's depth depends on the machine.
+@pytest.mark.parametrize("depth, time_ms", [(6, None), (16, None), (5, 50.0), ("auto", 50.0)])
+def test_deeper_depths_and_a_timed_search_look_only_when_told(depth, time_ms) -> None:
+    # Depth 6 gained nothing measurable from the look; a timed search's depth
+    # depends on the machine.
     assert given_look(NOT_GIVEN, NOT_GIVEN, depth, time_ms) == (None, None)
     assert given_look(NOT_GIVEN, 1, depth, time_ms) == (None, 1)
     assert given_look(2, NOT_GIVEN, depth, time_ms) == (2, None)
@@ -72,7 +72,8 @@ def test_a_copy_at_another_depth_takes_its_default_look_and_keeps_a_given_one() 
     assert (default.replace(late_quiescence=1).quiescence, default.replace(late_quiescence=1).late_quiescence) == (3, 1)
     assert default.replace(depth=4).late_quiescence == 2 and default.replace(depth=4).default_look
     auto = default.replace(depth="auto")
-    assert (auto.quiescence, auto.late_quiescence) == (None, None) and auto.replace(depth=5).quiescence == 3
+    assert (auto.quiescence, auto.late_quiescence) == (3, 2) and auto.default_look
+    assert auto.replace(depth=6).quiescence is None and auto.replace(depth=6).replace(depth="auto").quiescence == 3
     timed = default.replace(time_ms=20.0)
     assert (timed.quiescence, timed.late_quiescence) == (None, None)
     given = SearchSettings(depth=3, quiescence=3, late_quiescence=2)
@@ -110,7 +111,10 @@ def test_the_cli_looks_by_default_and_off_looks_at_none() -> None:
         assert (answer["quiescence"], answer["late_quiescence"]) == look, options
         assert answer["score"] == play_game(3, depth=1, quiescence=look[0], late_quiescence=look[1]).score
     auto = json.loads(invoke("play", "--seed", "3", "--json", "--quiet", "--no-tables", "--stop-at-win").output)
-    assert (auto["depth"], auto["quiescence"], auto["late_quiescence"]) == ("auto", None, None)
+    assert (auto["depth"], auto["quiescence"], auto["late_quiescence"]) == ("auto", 3, 2)
+    timed = json.loads(invoke("play", "--seed", "3", "--json", "--quiet", "--no-tables", "--stop-at-win",
+                              "--time", "1").output)
+    assert (timed["quiescence"], timed["late_quiescence"]) == (None, None)
     footer = invoke("hint", EARLY, "-d", "3", "--no-tables").output.splitlines()[-1]
     assert footer.startswith("depth 3, quiescence 3, late quiescence 2 · ")
     assert invoke("hint", EARLY, "-d", "3", "--quiescence", "off", "--no-tables").output.splitlines()[-1] \
@@ -130,7 +134,7 @@ def test_hint_json_names_the_look_and_the_danger_it_searched_with() -> None:
 
     for options, named in [(("-d", "3"), (None, 3, 2)), (("-d", "3", "--quiescence", "off"), (None, None, None)),
                            (("-d", "4", "--danger", "2", "--quiescence", "4"), (2, 4, None)),
-                           (("-d", "auto",), (None, None, None))]:
+                           (("-d", "auto",), (None, 3, 2)), (("--time", "5",), (None, None, None))]:
         answer = hinted(*options)
         assert (answer["danger"], answer["quiescence"], answer["late_quiescence"]) == named, options
     # The values are those of the search it names: off differs from the default.
@@ -171,8 +175,8 @@ def test_a_request_naming_its_quiescence_alone_looks_alike_throughout() -> None:
 
 
 def test_a_request_takes_the_default_look_of_its_own_depth() -> None:
-    auto, limits = SearchSettings(), Limits(max_depth=5)   # the server's defaults: depth auto, no look
-    for body, look in [({}, (None, None)), ({"depth": 4}, (3, 2)), ({"depth": 5}, (None, None)),  # no room
+    auto, limits = SearchSettings(), Limits(max_depth=5)   # the server's defaults: depth auto and its look
+    for body, look in [({}, (3, 2)), ({"depth": 4}, (3, 2)), ({"depth": 5}, (None, None)),  # no room
                        ({"depth": 4, "time_ms": 20}, (None, None)), ({"depth": 4, "quiescence": None}, (None, None))]:
         asked = request_settings(body, auto, limits)
         assert (asked.quiescence, asked.late_quiescence) == look, body

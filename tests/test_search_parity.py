@@ -313,7 +313,21 @@ def test_auto_depth_matches_the_oracles_rule() -> None:
         depth = searched_depth(list(board.cells), "auto")
         assert auto_depth(board) == depth, board
         depths.add(depth)
-    assert depths == {2, 3, 4, 5, 6}
+    assert depths == {3, 4, 5}
+
+
+@pytest.mark.parametrize("board, depth", [
+    ("2 . . . / . . . . / . . . . / . . . .", 3),
+    ("2 4 8 16 / 32 64 . . / . . . . / . . . .", 3),            # 6 distinct
+    ("2 4 8 16 / 32 64 128 . / . . . . / . . . .", 4),          # 7
+    ("2 4 8 16 / 32 64 128 256 / . . . . / . . . .", 4),        # 8
+    ("2 4 8 16 / 32 64 128 256 / 512 . . . / . . . .", 5),      # 9
+    ("2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 .", 3),               # crowded, 2 distinct: no deeper
+    ("2 4 8 16 / 32 64 128 256 / 512 1024 2048 4096 / 8192 16384 32768 .", 5),
+])
+def test_auto_depth_by_distinct_tiles(board: str, depth: int) -> None:
+    # 3 up to 6 distinct tiles, 4 up to 8, 5 beyond; never deeper for a crowded board.
+    assert auto_depth(Board.parse(board)) == depth == searched_depth(list(Board.parse(board).cells), "auto")
 
 
 def test_danger_never_deepens_past_the_deepest_search() -> None:

@@ -171,7 +171,7 @@ LOOK_CHECKS = (("quiescence", check_quiescence), ("late_quiescence", check_late_
 def _reach(depth: Depth, danger: int | None, quiescence: int | None, late_quiescence: int | None) -> int:
     """The most moves a fixed depth looks at: the depth, one more in danger, one
     more past a crowded leaf (in either phase). 0 for depth "auto", which has a
-    bound of its own (6 moves, 7 with a look), as a timed search has its time."""
+    bound of its own (5 moves, 6 with a look), as a timed search has its time."""
     looks = quiescence is not None or late_quiescence is not None
     return depth + (danger is not None) + looks if isinstance(depth, int) else 0
 
