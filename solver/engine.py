@@ -335,7 +335,7 @@ class Weights:
     that keeps big tiles in the formations of the endgame tables. The chain
     term (rank * 2**rank tile weights read from the top-left corner) is off
     unless ``chain_weight`` is set; ``Weights.for_tables()`` is that term alone,
-    the heuristic beside endgame tables. ``Weights.published()`` gives the
+    the heuristic beside endgame tables (at depth 2 with the sum term). ``Weights.published()`` gives the
     original set."""
 
     lost_penalty: float = _C_WEIGHTS["lost_penalty"]
@@ -357,7 +357,7 @@ class Weights:
         return cls(empty_weight=270.0, mono_weight=47.0, corner_weight=0.0)
 
     @classmethod
-    def for_tables(cls) -> Weights:
+    def for_tables(cls, depth: int | str | None = None) -> Weights:
         """The heuristic of a search that plays beside the endgame tables: the
         chain term alone, which scores each line from the top-left corner by
         rank * 2**rank and charges 12 times every step up. It keeps the big
@@ -373,9 +373,16 @@ class Weights:
         at depths 4 and 5 on paired seeds (+7,900 at depth 4 on 1,000 games,
         +10,400 and 32768 in 57.7% instead of 54.8% at depth 5 on 600), level
         at depth 3, behind at depth 2 (-1,800) and on 100 games at depth 6
-        (-38,000) (bench/RESULTS.md, "Heuristic beside the tables")."""
+        (-38,000) (bench/RESULTS.md, "Heuristic beside the tables").
+
+        At ``depth`` 2 the sum term joins it (``sum_weight`` 1: each tile
+        charged rank**3.5), which keeps the board's tiles few: +24,545 ± 5,674
+        over 1,000 paired games (seeds 2000-2999); at depth 3 +16,195 ±
+        10,302 there, within the noise, and nothing at depth 5 (bench/RESULTS.md,
+        "The sum term at shallow depths")."""
         return cls(lost_penalty=16384.0, lost_value=8 * 16384.0 - 2.0**22, empty_weight=0.0,
-                   merges_weight=0.0, mono_weight=0.0, sum_weight=0.0, corner_weight=0.0, chain_weight=1.0)
+                   merges_weight=0.0, mono_weight=0.0, sum_weight=1.0 if depth == 2 else 0.0,
+                   corner_weight=0.0, chain_weight=1.0)
 
     def __post_init__(self) -> None:
         # A NaN or infinite weight would make every value of the search NaN.

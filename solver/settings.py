@@ -238,7 +238,7 @@ class SearchSettings:
     @property
     def search_weights(self) -> Weights | None:
         """The heuristic the search plays: ``weights`` when given; else, beside
-        tables, ``Weights.for_tables()``, and otherwise the default (None).
+        tables, ``Weights.for_tables(depth)``, and otherwise the default (None).
         Depth 1 keeps the default beside tables too: a greedy move sees only the
         next board, and the chain term alone then played 4,293 on average
         against 12,217 (2,000 paired games with the default tables)."""
@@ -246,12 +246,12 @@ class SearchSettings:
             return self.weights
         if self.tables is None or self.depth == 1:
             return None
-        return Weights.for_tables()
+        return Weights.for_tables(self.depth)
 
     @property
     def heuristic(self) -> Heuristic:
         """Which heuristic the values are in: their scales differ about 12-fold."""
-        if self.weights is not None and self.weights not in (Weights(), Weights.for_tables()):
+        if self.weights is not None and self.weights not in (Weights(), Weights.for_tables(self.depth)):
             return "custom"
         return "default" if self.search_weights in (None, Weights()) else "tables"
 

@@ -13,6 +13,7 @@ from solve2048.batch import Settings, game_row, play_seeds
 from solve2048.cli.main import cli
 from solve2048.cli.summary import deaths_text
 from solve2048.deaths import SNAKES, Death, summarize
+from solve2048.engine import Weights
 from solve2048.results import append_row, check_game
 from solve2048.selfplay import Game
 from solve2048.settings import SearchSettings
@@ -80,7 +81,8 @@ def test_stats_deaths_reads_a_batch_file(tmp_path: Path) -> None:
 def test_what_the_tables_saw_is_counted_move_by_move(stored_table) -> None:
     # The game loop's counts against a probe of every board the game moved from.
     tables = TableSet({s: stored_table(s) for s in (TableSpec(6, 6, CHAIN), TableSpec(5, 5, ENTRY))})
-    game = Game(2, SearchSettings(depth=2, tables=tables))
+    # The chain term alone: the game of this seed leaves the tables and comes back.
+    game = Game(2, SearchSettings(depth=2, tables=tables, weights=Weights.for_tables()))
     board, move, uncovered, last, probability, label, trusted = game.board, 0, 0, 0, None, None, None
     start, start_probability, stretches = 0, None, 0
     seen = set()

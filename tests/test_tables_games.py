@@ -77,10 +77,23 @@ def test_the_search_beside_tables_plays_the_tables_heuristic(small_tables):
     greedy_default = Game(4, depth=1, tables=small_tables, weights=Weights()).run()
     assert (greedy.moves, greedy.final_board) == (greedy_default.moves, greedy_default.final_board)
     beside = Game(4, depth=2, tables=small_tables).run()
-    told = Game(4, depth=2, tables=small_tables, weights=Weights.for_tables()).run()
+    told = Game(4, depth=2, tables=small_tables, weights=Weights.for_tables(2)).run()
     default = Game(4, depth=2, tables=small_tables, weights=Weights()).run()
+    chain_alone = Game(4, depth=2, tables=small_tables, weights=Weights.for_tables()).run()
     assert (beside.moves, beside.final_board) == (told.moves, told.final_board)
     assert (beside.moves, beside.final_board) != (default.moves, default.final_board)
+    assert (beside.moves, beside.final_board) != (chain_alone.moves, chain_alone.final_board)
+
+
+def test_the_tables_heuristic_adds_the_sum_term_at_depth_2_alone(small_tables):
+    # At depth 2 the sum term gained in paired games beside the tables; at
+    # depth 3 it was within the noise, and deeper it did not gain.
+    for depth, sum_weight in [(2, 1.0), (3, 0.0), (4, 0.0), (5, 0.0), ("auto", 0.0)]:
+        chosen = SearchSettings(depth=depth, tables=small_tables)
+        assert chosen.search_weights == replace(Weights.for_tables(), sum_weight=sum_weight), depth
+        assert chosen.heuristic == "tables"
+    assert SearchSettings(depth=2, tables=small_tables, weights=Weights.for_tables()).heuristic == "custom"
+    assert SearchSettings(depth=2, time_ms=5.0, tables=small_tables).search_weights == Weights.for_tables(2)
 
 
 def test_a_batch_worker_without_the_tables_stops_the_batch(tmp_path):
