@@ -376,10 +376,10 @@ class Weights:
         (-38,000) (bench/RESULTS.md, "Heuristic beside the tables").
 
         At ``depth`` 2 the sum term joins it (``sum_weight`` 1: each tile
-        charged rank**3.5), which keeps the board's tiles few: +24,545 ± 5,674
-        over 1,000 paired games (seeds 2000-2999); at depth 3 +16,195 ±
-        10,302 there, within the noise, and nothing at depth 5 (bench/RESULTS.md,
-        "The sum term at shallow depths")."""
+        charged rank**3.5): +24,545 ± 5,674 over 1,000 paired games (seeds
+        2000-2999); at depth 3 +16,195 ± 10,302 there, within the noise, and
+        nothing measurable at depth 4 or in depth 5's games from 16384 to
+        32768 (bench/RESULTS.md, "The sum term at shallow depths")."""
         return cls(lost_penalty=16384.0, lost_value=8 * 16384.0 - 2.0**22, empty_weight=0.0,
                    merges_weight=0.0, mono_weight=0.0, sum_weight=1.0 if depth == 2 else 0.0,
                    corner_weight=0.0, chain_weight=1.0)
