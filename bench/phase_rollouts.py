@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from solve2048.batch import stopped_game
+from solve2048.batch import stopped_game, stopped_rows
 from solve2048.results import load
 from solve2048.selfplay import Game
 from solve2048.settings import SearchSettings
@@ -57,7 +57,7 @@ def one_try(task: tuple[dict[str, Any], int, int, int, bool]) -> dict[str, int]:
 
 def play(source: str, out: str, first: int, last: int, tries: int, stop: int, depth: int = 5,
          tables: bool = True, jobs: int = 2) -> None:
-    rows = {r["seed"]: r for r in load(source).rows if r.get("state") is not None and first <= r["seed"] <= last}
+    rows = {s: r for s, r in stopped_rows(load(source).rows).items() if first <= s <= last}
     done = set()
     if Path(out).exists():
         done = {(d["seed"], d["k"]) for d in map(json.loads, Path(out).read_text().splitlines())}

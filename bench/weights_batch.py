@@ -18,7 +18,7 @@ from typing import Any
 
 from tune_weights import parse
 
-from solve2048.batch import Settings, run_local
+from solve2048.batch import Settings, run_local, stopped_rows
 from solve2048.results import append_row, load
 from solve2048.settings import SearchSettings
 from solve2048.tables import load as load_tables
@@ -26,8 +26,7 @@ from solve2048.tables import load as load_tables
 
 def play(out: str, depth: int, spec: str, seed: int = 0, games: int = 1000, source: str | None = None,
          stop_at: int | None = None, jobs: int = 2, tables: bool = True) -> None:
-    stopped = ({r["seed"]: r for r in load(source).rows if r.get("state") is not None}
-               if source is not None else None)
+    stopped = stopped_rows(load(source).rows) if source is not None else None
     done = {r["seed"] for r in load(out).rows} if Path(out).exists() else set()
     todo = [s for s in range(seed, seed + games) if s not in done and (stopped is None or s in stopped)]
     search = SearchSettings(depth=depth, weights=parse(spec), tables=load_tables().tables if tables else None)

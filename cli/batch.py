@@ -24,6 +24,7 @@ from solve2048.batch import (
     run_cluster,
     run_local,
     settings_of,
+    stopped_rows,
 )
 from solve2048.board import Board
 from solve2048.cli.exits import EXIT_BATCH_FAILED, EXIT_INTERRUPTED
@@ -121,7 +122,7 @@ def _stopped_games(path: str, seed: int, games: int,
     if not held:
         raise InputError(f"{path} has no game of seeds {seed:,} to {seed + games - 1:,}; "
                          "--seed and --games choose games it holds")
-    stopped = {row["seed"]: row for row in held if row.get("state") is not None}
+    stopped = stopped_rows(held)
     if any(row.get("start") is not None for row in stopped.values()):
         # Its lines would record no start, and be read as games from two tiles.
         raise InputError(f"the games of {path} were played from a given board (--start); only games "

@@ -330,6 +330,11 @@ def play_seeds(seeds: list[int], settings: Settings,
             for seed in seeds]
 
 
+def stopped_rows(rows: Iterable[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """The stopped games among results lines, by seed: those a run can play on."""
+    return {row["seed"]: row for row in rows if row.get("state") is not None}
+
+
 def stopped_game(row: dict[str, Any]) -> GameResult:
     """The stopped game a results line (checked by results.check_game) records,
     ready for Game(resume=...)."""
