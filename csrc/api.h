@@ -72,6 +72,9 @@ typedef struct {
 typedef struct s2048_eval s2048_eval;
 
 void s2048_default_weights(s2048_weights *out);
+/* The weights of a search at `depth` beside the endgame tables (0: any other
+ * than 2, such as automatic or timed). */
+void s2048_tables_weights(int depth, s2048_weights *out);
 /* A heuristic row table built from w; NULL when out of memory. */
 s2048_eval *s2048_eval_new(const s2048_weights *w);
 void s2048_eval_free(s2048_eval *e);

@@ -19,12 +19,10 @@ void s2048_default_weights(s2048_weights *w)
      * corner term on, which keeps the big tiles in one corner (measured with
      * the snake tables of the time: +23% mean score at depth 3, +7% at depth
      * 4, paired seeds; bench/RESULTS.md, "Heuristic weights"). Beside the
-     * endgame tables the search uses Weights.for_tables() instead (Python,
-     * solver/engine.py): the chain term alone. */
+     * endgame tables the search uses s2048_tables_weights instead. */
     w->lost_penalty = 200000.0;
     /* With the constant above a live board scores far above 0, so a lost one
-     * at 0 is below any. The tables' heuristic needs a lower one (Python:
-     * Weights.for_tables). */
+     * at 0 is below any. The tables' heuristic needs a lower one. */
     w->lost_value = 0.0;
     w->empty_weight = 1200.0;
     w->merges_weight = 700.0;
@@ -36,6 +34,40 @@ void s2048_default_weights(s2048_weights *w)
     w->corner_weight = 3.0;
     w->chain_weight = 0.0;
     w->chain_penalty = 12.0;
+}
+
+void s2048_tables_weights(int depth, s2048_weights *w)
+{
+    /* Beside the endgame tables: the chain term alone, which scores each line
+     * from the top-left corner by rank * 2^rank and charges 12 times every
+     * step up. It keeps the big tiles in the tables' corner block and the next
+     * ones falling along the row below, so the board keeps coming back to
+     * what a table covers: 436,454 against 282,125 with the default weights
+     * at depth 4 (300 paired games). Without tables it is worse than the
+     * default (-15,800 at depth 3), and so it is at depth 1, so the search
+     * uses it beside tables at depth 2 and more only (Python:
+     * SearchSettings.search_weights). bench/RESULTS.md, "Heuristic beside the
+     * tables". */
+    s2048_default_weights(w);
+    w->empty_weight = 0.0;
+    w->merges_weight = 0.0;
+    w->mono_weight = 0.0;
+    w->sum_weight = 0.0;
+    w->corner_weight = 0.0;
+    w->chain_weight = 1.0;
+    /* The value of every line of a live board over a lost one (which scores
+     * lost_value): 16,384 rather than 65,536 came out ahead at depths 4 and 5
+     * on paired seeds (+7,900 at depth 4 over 1,000 games; +10,400 and 32768
+     * in 57.7% instead of 54.8% at depth 5 over 600), level at depth 3,
+     * behind at depth 2 (-1,800) and over 100 games at depth 6 (-38,000). */
+    w->lost_penalty = 16384.0;
+    w->lost_value = 8 * 16384.0 - 4194304.0;  /* 2^22 below the eight lines' share */
+    /* At depth 2 the sum term joins it (each tile charged rank^3.5): +24,545
+     * +- 5,674 over 1,000 paired games (seeds 2000-2999); at depth 3 +16,195
+     * +- 10,302, within the noise, and nothing measurable at depth 4 or in
+     * depth 5's games from 16384 to 32768 (bench/RESULTS.md, "The sum term at
+     * shallow depths"). */
+    if (depth == 2) w->sum_weight = 1.0;
 }
 
 /* Returns rank^p. For integer and half-integer p up to 13 (the defaults are 4

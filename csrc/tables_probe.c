@@ -205,7 +205,7 @@ static int probe_entry_goal(const s2048_tableset *ts, board_t b, int s, int g, s
      * table one goal up: it plays them toward its own goal until the board's
      * own goal is ready, when the search takes over (above). Its goal
      * cell may hold g + 1, which would merge into the block, so that cell
-     * must stay at g. Beside the tables' heuristic (Weights.for_tables) this
+     * must stay at g. Beside the tables' heuristic (s2048_tables_weights) this
      * gained 112,400 at depth 3 and 56,100 at depth 4, on 300 paired seeds
      * (bench/RESULTS.md, "Entry tables"). */
     if (!within_caps && g < ts->entry_top && board_at(b, 1, 2) <= g)

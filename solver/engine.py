@@ -314,17 +314,23 @@ def move_batch(boards: npt.ArrayLike, direction: int | str) -> tuple[npt.NDArray
 # ---- heuristic ---------------------------------------------------------------
 
 
-def _c_default_weights() -> dict[str, float]:
-    """The default weights, kept in one place: csrc/evaluate.c."""
+_WEIGHT_NAMES = ("lost_penalty", "lost_value", "empty_weight", "merges_weight", "mono_power", "mono_weight",
+                 "sum_power", "sum_weight", "corner_power", "corner_weight", "chain_weight", "chain_penalty")
+
+
+def _c_weights(depth: int | None = None) -> dict[str, float]:
+    """The weights kept in csrc/evaluate.c, where the engine id covers them: the
+    default (``depth`` None), or those beside the tables at ``depth`` (0 for
+    one without its own)."""
     w = ffi.new("s2048_weights *")
-    lib.s2048_default_weights(w)
-    names = ("lost_penalty", "lost_value", "empty_weight", "merges_weight", "mono_power", "mono_weight",
-             "sum_power", "sum_weight", "corner_power", "corner_weight",
-             "chain_weight", "chain_penalty")
-    return {name: float(getattr(w, name)) for name in names}
+    if depth is None:
+        lib.s2048_default_weights(w)
+    else:
+        lib.s2048_tables_weights(depth, w)
+    return {name: float(getattr(w, name)) for name in _WEIGHT_NAMES}
 
 
-_C_WEIGHTS = _c_default_weights()
+_C_WEIGHTS = _c_weights()
 
 
 @dataclass(frozen=True)
@@ -358,31 +364,14 @@ class Weights:
 
     @classmethod
     def for_tables(cls, depth: int | str | None = None) -> Weights:
-        """The heuristic of a search that plays beside the endgame tables: the
-        chain term alone, which scores each line from the top-left corner by
-        rank * 2**rank and charges 12 times every step up. It keeps the big
-        tiles in the tables' corner block and the next ones falling along the
-        row below, so that the board keeps coming back to what a table covers.
-        Measured on paired seeds with the default tables at depth 4: 436,454
-        against 282,125 with the default weights (300 games; bench/RESULTS.md,
-        "Heuristic beside the tables"). Without tables it is worse than
-        the default (-15,800 at depth 3), and so is it at depth 1, so it is
-        used only beside them, at depth 2 and more (SearchSettings.search_weights).
-        ``lost_penalty`` is the value of every line of a live board over a lost
-        one (a lost board scores 0): 16,384 rather than 65,536 came out ahead
-        at depths 4 and 5 on paired seeds (+7,900 at depth 4 on 1,000 games,
-        +10,400 and 32768 in 57.7% instead of 54.8% at depth 5 on 600), level
-        at depth 3, behind at depth 2 (-1,800) and on 100 games at depth 6
-        (-38,000) (bench/RESULTS.md, "Heuristic beside the tables").
-
-        At ``depth`` 2 the sum term joins it (``sum_weight`` 1: each tile
-        charged rank**3.5): +24,545 ± 5,674 over 1,000 paired games (seeds
-        2000-2999); at depth 3 +16,195 ± 10,302 there, within the noise, and
-        nothing measurable at depth 4 or in depth 5's games from 16384 to
-        32768 (bench/RESULTS.md, "The sum term at shallow depths")."""
-        return cls(lost_penalty=16384.0, lost_value=8 * 16384.0 - 2.0**22, empty_weight=0.0,
-                   merges_weight=0.0, mono_weight=0.0, sum_weight=1.0 if depth == 2 else 0.0,
-                   corner_weight=0.0, chain_weight=1.0)
+        """The heuristic of a search that plays beside the endgame tables at
+        ``depth`` (csrc/evaluate.c, s2048_tables_weights, says why each weight
+        is what it is): the chain term alone, which keeps the big tiles in the
+        tables' corner block and the next ones falling along the row below, a
+        live board 16,384 a line above a lost one, and at depth 2 the sum term
+        beside it. The search uses it beside tables at depth 2 and more
+        (SearchSettings.search_weights)."""
+        return cls(**_c_weights(depth if isinstance(depth, int) else 0))
 
     def __post_init__(self) -> None:
         # A NaN or infinite weight would make every value of the search NaN.

@@ -96,6 +96,18 @@ def test_the_tables_heuristic_adds_the_sum_term_at_depth_2_alone(small_tables):
     assert SearchSettings(depth=2, time_ms=5.0, tables=small_tables).search_weights == Weights.for_tables(2)
 
 
+def test_the_tables_heuristic_is_the_chain_term_from_c():
+    # Kept in csrc/evaluate.c (s2048_tables_weights), where the engine id
+    # covers it; these are the values docs/search.md gives.
+    chain_alone = Weights(lost_penalty=16384.0, lost_value=2.0**17 - 2.0**22, empty_weight=0.0,
+                          merges_weight=0.0, mono_weight=0.0, sum_weight=0.0, corner_weight=0.0,
+                          chain_weight=1.0)
+    assert chain_alone.chain_penalty == 12.0 and chain_alone.sum_power == 3.5
+    for depth in (None, "auto", 0, 1, 3, 4, 5, 6):
+        assert Weights.for_tables(depth) == chain_alone, depth
+    assert Weights.for_tables(2) == replace(chain_alone, sum_weight=1.0)
+
+
 def test_a_batch_worker_without_the_tables_stops_the_batch(tmp_path):
     from solve2048.batch import BatchError, Settings, play_seeds
 
