@@ -75,13 +75,16 @@ COMMANDS = {
     "game": (False, [option("--seed", NUMBERS), option("--tables-dir", PATHS)]),
 }
 POSITIONAL = {"replay": PATHS, "stats": PATHS, "review": PATHS}
+PLAYS_GAMES = {"play", "batch", "review"}
 
 
 @st.composite
 def command_lines(draw) -> list[str]:
     name = draw(st.sampled_from(sorted(COMMANDS)))
     takes_board, options = COMMANDS[name]
-    args = [name]
+    # A whole game at the default depth takes seconds: the commands that play
+    # one start from depth 2, which a --depth drawn below overrides.
+    args = [name, "--depth", "2"] if name in PLAYS_GAMES else [name]
     if takes_board:
         args.append(draw(BOARDS))
     if name in POSITIONAL and draw(st.booleans()):
