@@ -35,7 +35,7 @@ KEEP_ALIVE_SECONDS = 5
 @click.option("--open/--no-open", "open_page", default=None,
               help="Open the page in a browser (default: when there is a desktop).")
 @click.option("--max-depth", type=DEPTH, default=DEFAULT_MAX_DEPTH, show_default=True,
-              help="The deepest search a request may ask for.")
+              help="The deepest search a request may ask for (auto counts as 5, untimed).")
 @click.option("--max-time", "max_time_ms", type=TIME_MS, default=DEFAULT_MAX_TIME_MS, show_default=True,
               help="The longest --time (ms) a request may ask for.")
 @click.option("--max-searches", type=click.IntRange(1, 256), default=None,

@@ -177,6 +177,9 @@ def engine_late_quiescence(late_quiescence: int | None) -> int:
 DEFAULT_QUIESCENCE = 3
 DEFAULT_LATE_QUIESCENCE = 2
 LOOK_MAX_DEPTH = 5
+# The deepest depth "auto" picks (csrc/search.c, s2048_auto_depth); a server
+# bounds an "auto" request by it.
+AUTO_MAX_DEPTH = 5
 
 
 # ---- rules -----------------------------------------------------------------

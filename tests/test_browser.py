@@ -357,6 +357,20 @@ def test_a_table_move_says_so_with_its_probability(browser: Browser, stored_tabl
         context.close()
 
 
+def test_the_depth_list_offers_auto_only_where_the_server_allows_its_deepest(browser: Browser) -> None:
+    # auto searches up to 5 moves: a server whose deepest is 4 refuses it, and
+    # the page offers the depths it may ask for, starting at the server's own.
+    for limits, depth, offered, chosen in [(Limits(max_depth=4), 3, ["1", "2", "3", "4"], "3"),
+                                           (Limits(max_depth=5), "auto", ["auto", "1", "2", "3", "4", "5"], "auto")]:
+        with serving(create_app(SearchSettings(depth=depth), limits)) as base:
+            context = browser.new_context()
+            page = context.new_page()
+            load(page, base)
+            values = page.eval_on_selector_all('[data-testid="depth"] option', "options => options.map(o => o.value)")
+            assert (values, page.input_value('[data-testid="depth"]')) == (offered, chosen), limits
+            context.close()
+
+
 def test_the_page_fits_a_phone(browser: Browser, server: str) -> None:
     context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
     page = context.new_page()

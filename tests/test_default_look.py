@@ -176,7 +176,8 @@ def test_a_request_naming_its_quiescence_alone_looks_alike_throughout() -> None:
 
 def test_a_request_takes_the_default_look_of_its_own_depth() -> None:
     auto, limits = SearchSettings(), Limits(max_depth=5)   # the server's defaults: depth auto and its look
-    for body, look in [({}, (3, 2)), ({"depth": 4}, (3, 2)), ({"depth": 5}, (None, None)),  # no room
+    assert request_settings({}, auto, Limits(max_depth=6)).quiescence == 3
+    for body, look in [({}, (None, None)), ({"depth": 4}, (3, 2)), ({"depth": 5}, (None, None)),  # no room
                        ({"depth": 4, "time_ms": 20}, (None, None)), ({"depth": 4, "quiescence": None}, (None, None))]:
         asked = request_settings(body, auto, limits)
         assert (asked.quiescence, asked.late_quiescence) == look, body

@@ -25,7 +25,7 @@ from solve2048.review import review_move
 from solve2048.settings import SearchSettings
 from solve2048.tables import CHAIN, ENTRY, TableSet, TableSpec
 from solve2048.web import app as web_app
-from solve2048.web.api import ApiError, Limits
+from solve2048.web.api import ApiError, Limits, settings_of
 from solve2048.web.app import SearchPool, create_app
 
 BOARDS = [
@@ -348,6 +348,23 @@ def test_serve_on_a_port_in_use_is_one_line() -> None:
     assert result.exit_code == 2
     assert result.output.strip().startswith(f"solve2048: error: cannot listen on 127.0.0.1:{port}")
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_server_bounds_auto_by_the_deepest_search_it_picks() -> None:
+    # auto searches up to AUTO_MAX_DEPTH (5) moves: --max-depth bounds it as
+    # it bounds a fixed depth; a time limit bounds a timed one instead.
+    server, shallow = SearchSettings(depth=3), Limits(max_depth=4)
+    with pytest.raises(ApiError, match=r"^depth auto \(up to 5 moves\) searches deeper than this server allows \(4\)$"):
+        settings_of({"depth": "auto"}, server, shallow)
+    assert settings_of({"depth": "auto", "time_ms": 20}, server, shallow).depth == "auto"
+    looked = settings_of({"depth": "auto"}, server, Limits(max_depth=5))   # its default look gives way
+    assert (looked.depth, looked.quiescence, looked.late_quiescence) == ("auto", None, None)
+    with pytest.raises(ApiError, match=r"searches deeper than --max-depth allows \(4\): give a --depth of 4 or less"):
+        create_app(SearchSettings(), shallow)
+    result = CliRunner().invoke(cli, ["serve", "--no-open", "--no-tables", "--port", "0", "--max-depth", "4"])
+    assert result.exit_code == 2 and result.output.strip().splitlines() == [
+        "solve2048: error: depth auto (up to 5 moves) searches deeper than --max-depth allows (4): "
+        "give a --depth of 4 or less"]
 
 
 @pytest.mark.parametrize("options", [["--port", "70000"], ["--max-depth", "0"], ["--max-depth", "auto"],

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solve2048.board import Board, InvalidBoardError
-from solve2048.engine import check_late_quiescence, check_quiescence
+from solve2048.engine import AUTO_MAX_DEPTH, check_late_quiescence, check_quiescence
 from solve2048.errors import Solve2048Error
 from solve2048.settings import Depth, SearchSettings, check_deepening, check_depth, check_time
 
@@ -168,12 +168,20 @@ def look_of(body: dict[str, Any], field: str, check: Callable[[int | None], obje
 LOOK_CHECKS = (("quiescence", check_quiescence), ("late_quiescence", check_late_quiescence))
 
 
-def _reach(depth: Depth, danger: int | None, quiescence: int | None, late_quiescence: int | None) -> int:
-    """The most moves a fixed depth looks at: the depth, one more in danger, one
-    more past a crowded leaf (in either phase). 0 for depth "auto", which has a
-    bound of its own (5 moves, 6 with a look), as a timed search has its time."""
+def _reach(depth: Depth, timed: bool, danger: int | None, quiescence: int | None,
+           late_quiescence: int | None) -> int:
+    """The most moves a search looks at: its depth (the deepest "auto" picks,
+    AUTO_MAX_DEPTH), one more in danger, one more past a crowded leaf (in
+    either phase). 0 for a timed search at "auto", which its time bounds."""
+    if depth == "auto" and timed:
+        return 0
     looks = quiescence is not None or late_quiescence is not None
-    return depth + (danger is not None) + looks if isinstance(depth, int) else 0
+    deepest = AUTO_MAX_DEPTH if depth == "auto" else depth
+    return deepest + (danger is not None) + looks
+
+
+def _depth_text(depth: Depth) -> str:
+    return f"auto (up to {AUTO_MAX_DEPTH} moves)" if depth == "auto" else str(depth)
 
 
 def _extras(danger: int | None, quiescence: int | None, late_quiescence: int | None) -> str:
@@ -187,9 +195,10 @@ def check_server_depth(settings: SearchSettings, limits: Limits) -> None:
     request: its depth, danger and the look it was given (a default look
     gives way where there is no room for it, as in every request)."""
     looks = (None, None) if settings.default_look else (settings.quiescence, settings.late_quiescence)
-    if _reach(settings.depth, settings.danger, *looks) > limits.max_depth:
-        raise ApiError(f"depth {settings.depth}{_extras(settings.danger, *looks)} searches deeper than "
-                       f"--max-depth allows ({limits.max_depth})")
+    if _reach(settings.depth, settings.time_ms is not None, settings.danger, *looks) > limits.max_depth:
+        fix = f": give a --depth of {limits.max_depth} or less" if settings.depth == "auto" else ""
+        raise ApiError(f"depth {_depth_text(settings.depth)}{_extras(settings.danger, *looks)} searches deeper "
+                       f"than --max-depth allows ({limits.max_depth}){fix}")
 
 
 def settings_of(body: dict[str, Any], base: SearchSettings, limits: Limits) -> SearchSettings:
@@ -206,14 +215,15 @@ def settings_of(body: dict[str, Any], base: SearchSettings, limits: Limits) -> S
     named = {field: look_of(body, field, check) for field, check in LOOK_CHECKS if field in body}
     looked = base.replace(depth=depth, time_ms=time_ms, danger=danger, **named)
     quiescence, late = looked.quiescence, looked.late_quiescence
-    if _reach(depth, danger, quiescence, late) > limits.max_depth:
+    timed = time_ms is not None
+    if _reach(depth, timed, danger, quiescence, late) > limits.max_depth:
         quiescence = quiescence if "quiescence" in named else None
         late = late if "late_quiescence" in named else None
-    if _reach(depth, danger, quiescence, late) > limits.max_depth and "danger" not in body:
+    if _reach(depth, timed, danger, quiescence, late) > limits.max_depth and "danger" not in body:
         danger = None
-    if _reach(depth, danger, quiescence, late) > limits.max_depth:
-        raise ApiError(f"depth {depth}{_extras(danger, quiescence, late)} searches deeper than this server allows "
-                       f"({limits.max_depth})")
+    if _reach(depth, timed, danger, quiescence, late) > limits.max_depth:
+        raise ApiError(f"depth {_depth_text(depth)}{_extras(danger, quiescence, late)} searches deeper than "
+                       f"this server allows ({limits.max_depth})")
     return base.replace(depth=depth, time_ms=time_ms, danger=danger, quiescence=quiescence, late_quiescence=late)
 
 

@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 
 from solve2048 import __version__
 from solve2048.decide import decide
-from solve2048.engine import check_tt_mb, thread_tables
+from solve2048.engine import AUTO_MAX_DEPTH, check_tt_mb, thread_tables
 from solve2048.moves import Move
 from solve2048.review import DEFAULT_THRESHOLD, review_move
 from solve2048.settings import SearchSettings
@@ -180,6 +180,7 @@ def create_app(settings: SearchSettings | None = None, limits: Limits | None = N
             "tables": len(base.tables) if base.tables else 0,
             "threshold": DEFAULT_THRESHOLD,
             "limits": limits.to_json(),
+            "auto_max_depth": AUTO_MAX_DEPTH,
         })
 
     async def page(request: Request) -> Response:

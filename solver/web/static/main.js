@@ -83,7 +83,8 @@
         speed: Number(byTestId("speed").value), judge: byTestId("judge").checked });
     }
 
-    // The server's limits fill the depth list (auto, 1..max_depth).
+    // The server's limits fill the depth list (auto, where the deepest
+    // search it picks is allowed, then 1..max_depth).
     async loadInfo() {
       try {
         this.info = await S2048.api.info();
@@ -92,14 +93,18 @@
         return;
       }
       const select = byTestId("depth");
+      if (this.info.auto_max_depth > this.info.limits.max_depth) select.querySelector('option[value="auto"]').remove();
       for (let d = 1; d <= this.info.limits.max_depth; d++) {
         const option = document.createElement("option");
         option.value = String(d);
         option.textContent = String(d);
         select.appendChild(option);
       }
-      const wanted = this.savedDepth !== undefined ? this.savedDepth : String(this.info.depth);
-      if ([...select.options].some(function (o) { return o.value === wanted; })) select.value = wanted;
+      const offered = function (value) { return [...select.options].some(function (o) { return o.value === value; }); };
+      const saved = this.savedDepth;
+      const own = String(this.info.depth);   // not offered: "auto" on a timed server that bounds it by time
+      select.value = saved !== undefined && offered(saved) ? saved
+        : offered(own) ? own : String(this.info.limits.max_depth);
     }
 
     // The depth and time fields of an API request.
