@@ -312,7 +312,7 @@ def danger_option(command: F) -> F:
     return click.option(
         "--danger", type=click.IntRange(0, 16), default=None, metavar="CELLS",
         help="With a fixed --depth, search one move deeper on a board with at most this many "
-             "empty cells (depth 'auto' does so at 3).",
+             "empty cells.",
     )(command)
 
 
