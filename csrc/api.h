@@ -67,6 +67,10 @@ typedef struct {
                              * along a line read from the top-left corner, each
                              * step down added, each step up a loss; 0 = off */
     double chain_penalty;   /* how many times its size a step up costs */
+    double pass_from;       /* the pass: from a board holding this tile on, an
+                             * untimed search whose root reads well is cut
+                             * where a line falls below it (search.c,
+                             * pass_score); 0 = never */
 } s2048_weights;
 
 typedef struct s2048_eval s2048_eval;

@@ -34,6 +34,7 @@ void s2048_default_weights(s2048_weights *w)
     w->corner_weight = 3.0;
     w->chain_weight = 0.0;
     w->chain_penalty = 12.0;
+    w->pass_from = 0.0;
 }
 
 void s2048_tables_weights(int depth, s2048_weights *w)
@@ -44,8 +45,8 @@ void s2048_tables_weights(int depth, s2048_weights *w)
      * ones falling along the row below, so the board keeps coming back to
      * what a table covers: 436,454 against 282,125 with the default weights
      * at depth 4 (300 paired games). Without tables it is worse than the
-     * default (-15,800 at depth 3), and so it is at depth 1, so the search
-     * uses it beside tables at depth 2 and more only (Python:
+     * default (-15,800 at depth 3), as it is at depth 1 even beside them, so
+     * the search uses it beside tables at depth 2 and more only (Python:
      * SearchSettings.search_weights). bench/RESULTS.md, "Heuristic beside the
      * tables". */
     s2048_default_weights(w);
@@ -68,6 +69,15 @@ void s2048_tables_weights(int depth, s2048_weights *w)
      * depth 5's games from 16384 to 32768 (bench/RESULTS.md, "The sum term at
      * shallow depths"). */
     if (depth == 2) w->sum_weight = 1.0;
+    /* At depth 5 the search passes over broken lines from the first 16384 on
+     * (search.c, pass_score). From the default's games at their first 16384
+     * it played level with the full search (+0.1 +- 0.9 points at 32768 over
+     * 950 paired games; from their first 32768, 65536 in 20 games against 20
+     * of 704) at 2.8 times its moves/s up to 32768. From the opening it cost
+     * 3.2 +- 1.5 points at 32768 (1,000 games), so not before 16384. Not
+     * measured at other depths. bench/RESULTS.md, "The pass from the first
+     * 16384". */
+    if (depth == 5) w->pass_from = 16384.0;
 }
 
 /* Returns rank^p. For integer and half-integer p up to 13 (the defaults are 4
@@ -153,6 +163,9 @@ s2048_eval *s2048_eval_new(const s2048_weights *w)
         e->row[row] = row_value(w, rank);
     }
     e->lost = w->lost_value;
+    e->pass_from = w->pass_from;
+    e->chain_weight = w->chain_weight;
+    e->lines = 8.0 * w->lost_penalty;
     return e;
 }
 

@@ -8,6 +8,10 @@
 struct s2048_eval {
     double row[65536];   /* heuristic value of each row_t, read left to right */
     double lost;         /* the value of a lost board (s2048_weights.lost_value) */
+    double pass_from;    /* s2048_weights.pass_from */
+    double chain_weight; /* s2048_weights.chain_weight, the pass's unit */
+    double lines;        /* what the eight lines of a live board add over a
+                          * lost one: 8 * s2048_weights.lost_penalty */
 };
 
 /* Returns the heuristic of board b whose transpose is t: the values of rows

@@ -75,6 +75,8 @@ typedef struct {
     tt_table *tt;
     look_entry *looks;  /* 2^LOOK_BITS entries, or NULL: no look is kept */
     double prune;
+    double pass;  /* a chance node whose board reads below it is a leaf (see pass_score); -HUGE_VAL: none */
+    double lost;  /* the value of a lost board in this search (see pass_score) */
     int quiescence;  /* a leaf with at most this many empty cells looks one move further (-1: never) */
     int tt_top;  /* deepest remaining depth worth a table look-up (see search_root) */
     uint64_t nodes;
@@ -185,7 +187,7 @@ static inline void spawn_tiles(int cell, board_t *tile, board_t *tile_t)
  * of a board the tables' heuristic scores below 0 looked alike. */
 static inline double max_value(const search_state *st, double best)
 {
-    return best == -HUGE_VAL ? st->eval->lost : best;
+    return best == -HUGE_VAL ? st->lost : best;
 }
 
 static double quiescence_look(search_state *st, board_t b, board_t t);
@@ -323,6 +325,11 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
     /* Step 1. Leaf: no move left to look at, an improbable branch, or a
      * search that ran out of time (its value is thrown away). */
     if (remaining == 0 || prob < st->prune || st->aborted) return eval_board_t(st->eval, b, t);
+    if (st->pass > -HUGE_VAL) {
+        /* A line the pass is over: scored as a leaf, and not counted. */
+        double v = eval_board_t(st->eval, b, t);
+        if (v < st->pass) return v;
+    }
     count_node(st);
 
     /* Step 2. A position already searched to the same depth. */
@@ -439,7 +446,7 @@ typedef struct {
 
 typedef struct {
     const s2048_eval *eval;
-    double prune, deadline;
+    double prune, pass, lost, deadline;
     int depth, timed, quiescence;
     unsigned long call;    /* the s2048_analyze call this job belongs to */
     split_task task[MAX_TASKS];
@@ -461,6 +468,8 @@ static void run_task(const split_job *job, tt_table *tt, unsigned long *tt_call,
     st.eval = job->eval;
     st.tt = tt;
     st.prune = job->prune;
+    st.pass = job->pass;
+    st.lost = job->lost;
     st.quiescence = job->quiescence;
     st.tt_top = job->depth - 2;
     st.deadline = job->deadline;
@@ -806,6 +815,8 @@ static int search_root_split(s2048_searcher *s, search_state *st, board_t b, int
     split_job *job = &job_memory;
     job->eval = st->eval;
     job->prune = st->prune;
+    job->pass = st->pass;
+    job->lost = st->lost;
     job->quiescence = st->quiescence;
     job->deadline = st->deadline;
     job->depth = depth;
@@ -813,8 +824,17 @@ static int search_root_split(s2048_searcher *s, search_state *st, board_t b, int
     job->call = s->calls;
     job->count = 0;
     int first[4] = {0, 0, 0, 0};
+    double passed[4];  /* the value of a root chance node the pass is over, else -HUGE_VAL */
     for (int dir = 0; dir < 4; dir++) {
+        passed[dir] = -HUGE_VAL;
         if (!(legal >> dir & 1)) continue;
+        if (st->pass > -HUGE_VAL) {  /* as chance_node: a leaf, not counted */
+            double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
+            if (v < st->pass) {
+                passed[dir] = v;
+                continue;
+            }
+        }
         count_node(st);  /* the root chance node */
         first[dir] = job->count;
         for (int four = 0; four < 2; four++) {
@@ -831,6 +851,10 @@ static int search_root_split(s2048_searcher *s, search_state *st, board_t b, int
     for (int dir = 0; dir < 4; dir++) {
         values[dir] = 0.0;
         if (!(legal >> dir & 1)) continue;
+        if (passed[dir] > -HUGE_VAL) {
+            values[dir] = passed[dir];
+            continue;
+        }
         const split_task *twos = &job->task[first[dir]], *fours = &job->task[first[dir] + 1];
         /* chance_node's sum, in its order: cells in increasing order, 2 then 4. */
         double sum = 0.0;
@@ -940,6 +964,38 @@ static double prune_for(double prune, int depth)
     return prune == S2048_PRUNE_AUTO ? ldexp(1.0, -(depth + 4)) : prune;
 }
 
+/* The pass of an untimed search from board, or -HUGE_VAL for none; the
+ * tables AI's big build searches this way (macroxue/2048-ai, node.h, Search).
+ * From a board holding e->pass_from on, whose largest tile has rank r, the
+ * pass is the lines' share (what the eight lines of any live board add) and
+ * twice r's chain weight above it (2 * r * 2^r, times chain_weight). A root
+ * that reads at least the pass makes a leaf of every chance node below it
+ * whose board reads below the pass: a line that has broken the chain is not
+ * worth searching when the root holds a sound one. Beside a pass a lost
+ * board is worth pass_lost, and if no root move then reads above the lines'
+ * share, the search is made again without either (s2048_analyze). Used at
+ * depth 5 only, where it was measured (evaluate.c). */
+static double pass_score(const s2048_eval *e, board_t board)
+{
+    if (!(e->pass_from > 0.0)) return -HUGE_VAL;
+    int top = 0;
+    for (int cell = 0; cell < 16; cell++) {
+        int rank = board_cell(board, cell);
+        if (rank > top) top = rank;
+    }
+    if (ldexp(1.0, top) < e->pass_from) return -HUGE_VAL;
+    return e->chain_weight * 2.0 * ldexp((double)top, top) + e->lines;
+}
+
+/* The value of a lost board beside a pass: as far below the lines' share as
+ * the pass is above it, and never above 0 (the tables AI's frame, whose
+ * values are ours less the lines' share). */
+static double pass_lost(const s2048_eval *e, double pass)
+{
+    double over = pass - e->lines;
+    return e->lines - (over > e->lines ? over : e->lines);
+}
+
 /* The symmetry (0..3: mirrored, flipped, or both) the search reads a board
  * in: the corner where it reads best, the board as it is first among equals.
  * Both heuristics want the biggest tiles at the top left (the tables' chain
@@ -1002,11 +1058,24 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
     st.tt = &s->tt;
     st.quiescence = quiescence;
     st.looks = looks_new(quiescence);
+    double pass = timed ? -HUGE_VAL : pass_score(e, board);
+    st.pass = pass > -HUGE_VAL && eval_board(e, board) >= pass ? pass : -HUGE_VAL;
+    st.lost = pass > -HUGE_VAL ? pass_lost(e, pass) : e->lost;
 
     double values[4];
     int first = timed ? 1 : target;
     st.prune = prune_for(prune, first);
     out->legal = search_depth(s, &st, board, first, values);
+    if (pass > -HUGE_VAL && out->legal && values[best_direction(values, out->legal)] < e->lines) {
+        /* Every move reads below a live board's lines: the search beside the
+         * pass, or its lost value, saw no way out. Searched again in full;
+         * neither table may keep what the first search found. */
+        st.pass = -HUGE_VAL;
+        st.lost = e->lost;
+        tt_clear(&s->tt);
+        if (st.looks) memset(st.looks, 0, ((size_t)1 << LOOK_BITS) * sizeof *st.looks);
+        search_depth(s, &st, board, first, values);
+    }
     out->depth = first;
     for (int dir = 0; dir < 4; dir++) out->values[dir] = values[dir];
 

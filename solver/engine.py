@@ -318,7 +318,8 @@ def move_batch(boards: npt.ArrayLike, direction: int | str) -> tuple[npt.NDArray
 
 
 _WEIGHT_NAMES = ("lost_penalty", "lost_value", "empty_weight", "merges_weight", "mono_power", "mono_weight",
-                 "sum_power", "sum_weight", "corner_power", "corner_weight", "chain_weight", "chain_penalty")
+                 "sum_power", "sum_weight", "corner_power", "corner_weight", "chain_weight", "chain_penalty",
+                 "pass_from")
 
 
 def _c_weights(depth: int | None = None) -> dict[str, float]:
@@ -359,6 +360,11 @@ class Weights:
     corner_weight: float = _C_WEIGHTS["corner_weight"]
     chain_weight: float = _C_WEIGHTS["chain_weight"]
     chain_penalty: float = _C_WEIGHTS["chain_penalty"]
+    # Not a term of the heuristic but a cut in its units: from a board holding
+    # this tile on, an untimed search whose root reads well treats a line that
+    # reads below twice its top tile's chain weight as a leaf (0: never; see
+    # pass_score in csrc/search.c). Beside the tables at depth 5: 16384.
+    pass_from: float = _C_WEIGHTS["pass_from"]
 
     @classmethod
     def published(cls) -> Weights:

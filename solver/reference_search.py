@@ -10,7 +10,9 @@ right after the D-th move (before its spawn), scored by the heuristic. With
 pruned branch nor moved from a board with two 32768s, is worth one more spawn
 and move instead: a chance node with one move left, whose own leaves are
 scored by the heuristic. With ``late_quiescence``, a board holding 32768 or
-more looks past leaves of at most that many empty cells instead.
+more looks past leaves of at most that many empty cells instead. With the
+weights' ``pass_from``, a root holding that tile searches with a pass (see
+``pass_score``).
 """
 
 from __future__ import annotations
@@ -119,12 +121,37 @@ def heuristic(cells: Sequence[int], w: Weights = Weights()) -> float:
     return ((r[0] + r[1]) + (r[2] + r[3])) + ((c[0] + c[1]) + (c[2] + c[3]))
 
 
+def pass_score(board: Sequence[int], w: Weights) -> float | None:
+    """The pass of a search from this board (its 64-bit copy), or None: from a
+    board holding ``w.pass_from`` on, twice its top tile's chain weight
+    (2 * r * 2**r for rank r, times chain_weight) above the eight lines of a
+    live board (8 * lost_penalty). When the root reads at least that, a chance
+    node whose board reads below it is a leaf."""
+    top = max(_rank(v) for v in board)
+    if not w.pass_from > 0.0 or 2.0 ** top < w.pass_from:
+        return None
+    return w.chain_weight * 2.0 * _chain_tile(top) + _lines(w)
+
+
+def _lines(w: Weights) -> float:
+    """What the eight lines of a live board add over a lost one."""
+    return 8.0 * w.lost_penalty
+
+
+def pass_lost(pass_: float, w: Weights) -> float:
+    """A lost board's value beside a pass: the pass's excess over the lines
+    below them, at most the lines' own value below."""
+    return _lines(w) - max(_lines(w), pass_ - _lines(w))
+
+
 @dataclass
 class _Search:
     weights: Weights
     prune: float
     quiescence: int | None = None
     nodes: int = 0
+    pass_: float | None = None   # chance nodes reading below it are leaves (None: no pass)
+    lost: float | None = None    # a lost board's value (None: the weights' lost_value)
 
     def playable(self, cells: list[int], direction: str) -> list[int] | None:
         """The board after the move, or None when the search may not play it:
@@ -144,7 +171,9 @@ class _Search:
                 value = self.chance_node(after, remaining, prob, look)
                 if best is None or value > best:
                     best = value
-        return self.weights.lost_value if best is None else best
+        if best is not None:
+            return best
+        return self.weights.lost_value if self.lost is None else self.lost
 
     def chance_node(self, cells: list[int], remaining: int, prob: float, look: bool = True) -> float:
         """``look`` is False where no leaf below looks further: under a leaf that
@@ -155,6 +184,8 @@ class _Search:
             if not (look and self.quiescence is not None and cells.count(0) <= self.quiescence):
                 return heuristic(cells, self.weights)
             remaining, look = 1, False  # a crowded leaf: one more spawn and move
+        elif self.pass_ is not None and (value := heuristic(cells, self.weights)) < self.pass_:
+            return value  # a line the pass is over: a leaf, not counted
         self.nodes += 1
         empty = [i for i, v in enumerate(cells) if v == 0]
         cell_prob = prob / len(empty)
@@ -236,13 +267,34 @@ def expectimax(
     if check_late_quiescence(late_quiescence) is not None and max(cells) >= CELL_MAX_TILE:
         quiescence = late_quiescence
     search = _Search(weights, prune_threshold(prune, depth), quiescence)
-    search.nodes = 1  # the root
     board, _ = reference.downgrade(cells)
     s = search_symmetry(board, weights)
     board = symmetry(board, s)
+    pass_ = pass_score(board, weights)
+    if pass_ is not None:
+        search.pass_ = pass_ if heuristic(board, weights) >= pass_ else None
+        search.lost = pass_lost(pass_, weights)
+    values = _root_values(search, board, depth)
+    legal = [v for v in values.values() if v is not None]
+    if pass_ is not None and legal and max(legal) < _lines(weights):
+        # No move reads above a live board's lines: searched again in full.
+        search.pass_ = search.lost = None
+        values = _root_values(search, board, depth)
+    back = _back(values, s)
+    return OracleResult({d: back[d] for d in reference.DIRECTIONS}, search.nodes)
+
+
+def _root_values(search: _Search, board: list[int], depth: int) -> dict[str, float | None]:
+    """Each direction's value on the board as the search reads it (None: not
+    playable), the root counted as a node."""
+    search.nodes += 1
     values: dict[str, float | None] = {}
     for direction in reference.DIRECTIONS:
         after = search.playable(board, direction)
-        values[direction_back(s, direction)] = (None if after is None
-                                                else search.chance_node(after, depth - 1, 1.0, _may_look(board)))
-    return OracleResult({d: values[d] for d in reference.DIRECTIONS}, search.nodes)
+        values[direction] = None if after is None else search.chance_node(after, depth - 1, 1.0, _may_look(board))
+    return values
+
+
+def _back(values: dict[str, float | None], s: int) -> dict[str, float | None]:
+    """The values of the board's own directions, from those of its symmetry s."""
+    return {direction_back(s, direction): value for direction, value in values.items()}
