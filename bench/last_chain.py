@@ -8,8 +8,10 @@ Usage: python bench/last_chain.py FILE...
   each FILE a results file of ours (.jsonl), or a game log of the tables AI
   (macroxue/2048-ai's outputs/2048b.dN, read by its "score S max M sum T" lines).
 Prints, for each: games, those reaching 32768, the deaths in the last chain
-and before it, and the last chain's death rate (its deaths over the games
-that reached it: those deaths and the games reaching 32768).
+(and, of them, those with every tile of 32768 on the board, 32,768 or more,
+stuck: the chain out of order) and before it, and the last chain's death rate
+(its deaths over the games that reached it: those deaths and the games
+reaching 32768).
 """
 
 from __future__ import annotations
@@ -40,23 +42,26 @@ def endings(path: Path) -> Iterator[tuple[int, int]]:
             yield int(match.group(1)), int(match.group(2))
 
 
-def tally(ends: Iterable[tuple[int, int]]) -> tuple[int, int, int, int]:
-    """(games, games reaching 32768, deaths in the last chain, deaths holding 16384 before it)."""
-    games = reached = last = before = 0
+def tally(ends: Iterable[tuple[int, int]]) -> tuple[int, int, int, int, int]:
+    """(games, games reaching 32768, deaths in the last chain, those of them
+    stuck holding tiles that add to 32768 or more, deaths holding 16384 before it)."""
+    games = reached = last = stuck = before = 0
     for top, total in ends:
         games += 1
         reached += top >= 32768
         if top == 16384:
             last += total >= LAST_CHAIN_SUM
+            stuck += total >= 32768
             before += PAST_16384_SUM <= total < LAST_CHAIN_SUM
-    return games, reached, last, before
+    return games, reached, last, stuck, before
 
 
 def report(path: Path) -> str:
-    games, reached, last, before = tally(endings(path))
+    games, reached, last, stuck, before = tally(endings(path))
     rate = last / (reached + last) if reached + last else float("nan")
     return (f"{path.name}: {games:,} games, 32768 in {reached:,}; died holding 16384 in the last chain "
-            f"{last:,}, before it {before:,}; the last chain's death rate {rate:.1%}")
+            f"{last:,} ({stuck:,} of them stuck with 32,768 or more), before it {before:,}; "
+            f"the last chain's death rate {rate:.1%}")
 
 
 def main(argv: list[str]) -> None:

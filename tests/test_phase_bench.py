@@ -73,9 +73,10 @@ def test_a_batch_under_weights_records_them_and_resumes(tmp_path: Path) -> None:
 
 def test_the_last_chain_split_reads_our_files_and_the_tables_ais_logs(tmp_path: Path) -> None:
     last_chain = bench_module("last_chain")
-    # In the last chain (tiles 31,744 and more), before it, not past 16384, and 32768.
-    assert last_chain.tally([(16384, 31744), (16384, 31743), (16384, 16900), (32768, 40000), (8192, 9000)]) == (
-        5, 1, 1, 1)
+    # In the last chain (tiles 31,744 and more; stuck from 32,768), before it,
+    # not past 16384, and 32768.
+    assert last_chain.tally([(16384, 31744), (16384, 32768), (16384, 31743), (16384, 16900), (32768, 40000),
+                             (8192, 9000)]) == (6, 1, 2, 1, 1)
     ours = tmp_path / "ours.jsonl"
     rows: list[dict] = []
     run_local(range(3), Settings(depth=1), 1, rows.extend)
@@ -87,5 +88,5 @@ def test_the_last_chain_split_reads_our_files_and_the_tables_ais_logs(tmp_path: 
     log = tmp_path / "2048b.d4"
     log.write_text("| 2 |\nscore 1 max 16384 sum 31744\ngame# 1 moves 9\nscore 1 max 65536 sum 99999\n"
                    "score 1 max 16384 sum 31743\nscore 1 max 8192 sum 9000\n")
-    assert last_chain.report(log) == ("2048b.d4: 4 games, 32768 in 1; died holding 16384 in the last chain 1, "
-                                      "before it 1; the last chain's death rate 50.0%")
+    assert last_chain.report(log) == ("2048b.d4: 4 games, 32768 in 1; died holding 16384 in the last chain 1 "
+                                      "(0 of them stuck with 32,768 or more), before it 1; the last chain's death rate 50.0%")
