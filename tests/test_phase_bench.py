@@ -89,4 +89,5 @@ def test_the_last_chain_split_reads_our_files_and_the_tables_ais_logs(tmp_path: 
     log.write_text("| 2 |\nscore 1 max 16384 sum 31744\ngame# 1 moves 9\nscore 1 max 65536 sum 99999\n"
                    "score 1 max 16384 sum 31743\nscore 1 max 8192 sum 9000\n")
     assert last_chain.report(log) == ("2048b.d4: 4 games, 32768 in 1; died holding 16384 in the last chain 1 "
-                                      "(0 of them stuck with 32,768 or more), before it 1; the last chain's death rate 50.0%")
+                                      "(0 of them stuck with 32,768 or more), before it 1; "
+                                      "the last chain's death rate 50.0%")
