@@ -139,8 +139,8 @@ def _lines(w: Weights) -> float:
 
 
 def pass_lost(pass_: float, w: Weights) -> float:
-    """A lost board's value beside a pass: the pass's excess over the lines
-    below them, at most the lines' own value below."""
+    """A lost board's value beside a pass: as far below the lines' share as
+    the pass is above it, and never above 0."""
     return _lines(w) - max(_lines(w), pass_ - _lines(w))
 
 
