@@ -91,3 +91,20 @@ def test_the_last_chain_split_reads_our_files_and_the_tables_ais_logs(tmp_path: 
     assert last_chain.report(log) == ("2048b.d4: 4 games, 32768 in 1; died holding 16384 in the last chain 1 "
                                       "(0 of them stuck with 32,768 or more), before it 1; "
                                       "the last chain's death rate 50.0%")
+
+
+def test_the_square_route_finds_the_corner_square_in_a_record(tmp_path: Path) -> None:
+    square_route = bench_module("square_route")
+    square = Board.parse("16384 8192 . . / 4096 2048 . . / . . . . / . . . 2").cells
+    assert square_route.in_square(list(square))
+    assert square_route.in_square(list(Board.parse(". . . 2 / . . . . / . . 2048 4096 / . . 8192 16384").cells))
+    assert not square_route.in_square(list(Board.parse("16384 8192 . . / 4096 1024 . . / . . . . / . . . 2").cells))
+    assert not square_route.in_square(list(Board.parse("16384 8192 4096 . / 2048 . . . / . . . . / . . . 2").cells))
+    assert square_route.route(iter([[2] * 16, list(square), [32768] + [0] * 15])) == (True, True, True)
+    assert square_route.route(iter([[2] * 16, [16384] + [0] * 15])) == (True, False, False)
+    assert square_route.route(iter([[2] * 16])) == (False, False, False)
+    record = tmp_path / "game.jsonl"
+    start = {"type": "start", "board": list(square), "given": True}   # as play --start writes it
+    move = {"type": "move", "dir": "right", "gain": 0, "spawn": {"cell": 0, "value": 2}}
+    record.write_text(json.dumps(start) + "\n" + json.dumps(move) + "\n")
+    assert square_route.report([record]) == "1 games at 16384: met the square 1 (32768 in 0), did not 0 (32768 in 0)"
