@@ -5,6 +5,7 @@ answers, and where it does not apply: before 16384, at other depths, timed."""
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from dataclasses import replace
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 from solve2048 import Board, Move, SearchSettings, Weights, analyze
 from solve2048.engine import LOOK_MAX_DEPTH, Searcher, evaluator
-from solve2048.reference_search import expectimax, heuristic, pass_lost, pass_score
+from solve2048.reference_search import OracleResult, expectimax, heuristic, pass_lost, pass_score
 
 PASSING = Weights.for_tables(5)
 NO_PASS = replace(PASSING, pass_from=0.0)
@@ -29,20 +30,24 @@ def searcher(threads: int = 1) -> Searcher:
     return Searcher(tt_mb=0, threads=threads)  # no table: node counts comparable with the oracle
 
 
-def oracle(cells: list[int], depth: int, weights: Weights = PASSING):
-    """The oracle with the look analyze makes by default at this depth."""
+@functools.lru_cache(maxsize=64)
+def oracle(cells: tuple[int, ...], depth: int, weights: Weights = PASSING) -> OracleResult:
+    """The oracle with the look analyze makes by default at this depth (kept:
+    the split search is held to it on 1 and 2 threads)."""
     look = (3, 2) if depth <= LOOK_MAX_DEPTH else (None, None)
-    return expectimax(cells, depth, "auto", weights, *look)
+    return expectimax(list(cells), depth, "auto", weights, *look)
 
 
-def assert_agrees(cells: list[int], depth: int, threads: int = 1, weights: Weights = PASSING) -> None:
+def assert_agrees(cells: list[int], depth: int, threads: int = 1, weights: Weights = PASSING) -> OracleResult:
+    """The C search's values and node count are the oracle's; returns the oracle's result."""
     c = analyze(Board.from_cells(cells), depth=depth, searcher=searcher(threads), weights=weights)
-    o = oracle(cells, depth, weights)
+    o = oracle(tuple(cells), depth, weights)
     for move in Move:
         expected, got = o.values[str(move)], c.values[move]
         assert (expected is None) == (got is None), (cells, move)
         assert expected is None or math.isclose(got, expected, rel_tol=REL), (cells, depth, move, got, expected)
     assert c.nodes == o.nodes, (cells, depth, threads)
+    return o
 
 
 def chain_boards(seed: int, n: int) -> list[list[int]]:
@@ -82,10 +87,9 @@ def test_the_pass_is_twice_the_top_tiles_chain_weight_above_the_lines():
 def test_the_search_with_the_pass_matches_the_oracle(depth):
     cut = again = 0
     for cells in chain_boards(depth, 40):
-        assert_agrees(cells, depth)
+        o = assert_agrees(cells, depth)
         root = root_of(cells)
         cut += heuristic(root, PASSING) >= pass_score(root, PASSING)
-        o = oracle(cells, depth)
         again += max(v for v in o.values.values() if v is not None) < LINES
     # The boards exercise the cut and the search made again without it.
     assert cut >= 30 and again >= 1, (cut, again)
