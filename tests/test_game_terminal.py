@@ -29,7 +29,10 @@ class Terminal:
                  term: str = "linux", ignore_hangup: bool = False) -> None:
         # TERM=linux: curses then scrolls with plain line feeds and repeats no
         # characters, both of which pyte follows (it lacks the SU and REP sequences).
-        env = {**os.environ, "TERM": term, "SOLVE2048_DATA_DIR": str(data_dir)}
+        # Without LINES and COLUMNS, which curses would believe over the pty's
+        # size (pytest-xdist's workers have them).
+        env = {name: value for name, value in os.environ.items() if name not in ("LINES", "COLUMNS")}
+        env.update(TERM=term, SOLVE2048_DATA_DIR=str(data_dir))
         self.screen = pyte.Screen(size[1], size[0])
         self.stream = pyte.ByteStream(self.screen)
         command = [sys.executable, "-m", "solve2048.cli", "game", *args]
