@@ -69,15 +69,17 @@ void s2048_tables_weights(int depth, s2048_weights *w)
      * depth 5's games from 16384 to 32768 (bench/RESULTS.md, "The sum term at
      * shallow depths"). */
     if (depth == 2) w->sum_weight = 1.0;
-    /* At depth 5 the search passes over broken lines from the first 16384 on
-     * (search.c, pass_score). From the default's games at their first 16384
-     * it played level with the full search (+0.1 +- 0.9 points at 32768 over
-     * 950 paired games; from their first 32768, 65536 in 20 games against 20
-     * of 704) at 2.8 times its moves/s up to 32768. From the opening it cost
-     * 3.2 +- 1.5 points at 32768 (1,000 games), so not before 16384. Not
-     * measured at other depths. bench/RESULTS.md, "The pass from the first
-     * 16384". */
-    if (depth == 5) w->pass_from = 16384.0;
+    /* At depths 4 and 5 the search passes over broken lines from the first
+     * 16384 on (search.c, pass_score). At depth 5, from the default's games at
+     * their first 16384 it played level with the full search (+0.1 +- 0.9
+     * points at 32768 over 950 paired games; from their first 32768, 65536 in
+     * 20 games against 20 of 704) at 2.8 times its moves/s up to 32768, and
+     * level over 1,000 whole games at 1.54 times the moves/s; at depth 4 level
+     * over 1,000 whole games (+0.2 +- 0.9 points at 32768) at 1.31 times. From
+     * the opening it cost 3.2 +- 1.5 points at 32768 at depth 5 (1,000 games),
+     * so not before 16384. Not measured at other depths. bench/RESULTS.md,
+     * "The pass from the first 16384" and "The pass at depth 4". */
+    if (depth == 4 || depth == 5) w->pass_from = 16384.0;
 }
 
 /* Returns rank^p. For integer and half-integer p up to 13 (the defaults are 4

@@ -318,6 +318,16 @@ static double max_best_child(search_state *st, const max_children *c, int remain
     return max_value(st, best);
 }
 
+/* Whether the pass is over the chance node of board b (transpose t): the
+ * board reads below it. Such a line is scored as a leaf, *value, and not
+ * counted (chance_node, and the split root's moves). */
+static ALWAYS_INLINE int pass_over(const search_state *st, board_t b, board_t t, double *value)
+{
+    if (!(st->pass > -HUGE_VAL)) return 0;
+    *value = eval_board_t(st->eval, b, t);
+    return *value < st->pass;
+}
+
 /* Chance node: b is the board after a move, remaining the moves still to
  * look ahead after its spawn, prob the probability of reaching b. */
 static double chance_node(search_state *st, board_t b, board_t t, int remaining, double prob)
@@ -325,11 +335,8 @@ static double chance_node(search_state *st, board_t b, board_t t, int remaining,
     /* Step 1. Leaf: no move left to look at, an improbable branch, or a
      * search that ran out of time (its value is thrown away). */
     if (remaining == 0 || prob < st->prune || st->aborted) return eval_board_t(st->eval, b, t);
-    if (st->pass > -HUGE_VAL) {
-        /* A line the pass is over: scored as a leaf, and not counted. */
-        double v = eval_board_t(st->eval, b, t);
-        if (v < st->pass) return v;
-    }
+    double passed;
+    if (pass_over(st, b, t, &passed)) return passed;
     count_node(st);
 
     /* Step 2. A position already searched to the same depth. */
@@ -828,12 +835,10 @@ static int search_root_split(s2048_searcher *s, search_state *st, board_t b, int
     for (int dir = 0; dir < 4; dir++) {
         passed[dir] = -HUGE_VAL;
         if (!(legal >> dir & 1)) continue;
-        if (st->pass > -HUGE_VAL) {  /* as chance_node: a leaf, not counted */
-            double v = eval_board_t(st->eval, moved[dir], moved_t[dir]);
-            if (v < st->pass) {
-                passed[dir] = v;
-                continue;
-            }
+        double v;
+        if (pass_over(st, moved[dir], moved_t[dir], &v)) {  /* as chance_node */
+            passed[dir] = v;
+            continue;
         }
         count_node(st);  /* the root chance node */
         first[dir] = job->count;
@@ -974,7 +979,7 @@ static double prune_for(double prune, int depth)
  * worth searching when the root holds a sound one. Beside a pass a lost
  * board is worth pass_lost, and if no root move then reads above the lines'
  * share, the search is made again without either (s2048_analyze). Used at
- * depth 5 only, where it was measured (evaluate.c). */
+ * depths 4 and 5 only, where it was measured (evaluate.c). */
 static double pass_score(const s2048_eval *e, board_t board)
 {
     if (!(e->pass_from > 0.0)) return -HUGE_VAL;

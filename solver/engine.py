@@ -363,7 +363,7 @@ class Weights:
     # Not a term of the heuristic but a cut in its units: from a board holding
     # this tile on, an untimed search whose root reads well treats a line that
     # reads below twice its top tile's chain weight as a leaf (0: never; see
-    # pass_score in csrc/search.c). Beside the tables at depth 5: 16384.
+    # pass_score in csrc/search.c). Beside the tables at depths 4 and 5: 16384.
     pass_from: float = _C_WEIGHTS["pass_from"]
 
     @classmethod

@@ -138,7 +138,7 @@ def test_before_the_first_16384_the_search_is_the_full_one():
 
 
 def test_a_timed_search_makes_no_pass():
-    # Its depth depends on the clock, and the pass was measured at depth 5 alone.
+    # Its depth depends on the clock, and the pass was measured at depths 4 and 5 alone.
     board = Board.parse(SOUND)
     timed = analyze(board, depth=2, time_ms=60_000, searcher=searcher(), weights=PASSING)
     full = analyze(board, depth=2, quiescence=None, searcher=searcher(), weights=NO_PASS)  # timed: no look
@@ -154,6 +154,6 @@ def test_the_pass_makes_the_search_smaller():
     boards = [Board.from_cells(cells) for cells in chain_boards(8, 20)]
     nodes = [sum(analyze(b, depth=3, searcher=searcher(), weights=w).nodes for b in boards) for w in (PASSING, NO_PASS)]
     assert nodes[0] < 0.75 * nodes[1], nodes   # 51% when written
-    # Beside the tables it is depth 5's alone (test_tables_games), and
-    # without them the default weights make none.
+    # Beside the tables it is depths 4 and 5's alone (test_tables_games),
+    # and without them the default weights make none.
     assert SearchSettings(depth=5).search_weights is None and Weights().pass_from == 0.0

@@ -87,9 +87,10 @@ def test_the_search_beside_tables_plays_the_tables_heuristic(small_tables):
 
 def test_the_tables_heuristic_adds_the_sum_term_at_depth_2_alone(small_tables):
     # At depth 2 the sum term gained in paired games beside the tables; at
-    # depth 3 it was within the noise, and deeper it did not gain. Depth 5
-    # alone passes over broken lines from 16384 on.
-    for depth, changes in [(2, {"sum_weight": 1.0}), (3, {}), (4, {}), (5, {"pass_from": 16384.0}), ("auto", {})]:
+    # depth 3 it was within the noise, and deeper it did not gain. Depths 4
+    # and 5 alone pass over broken lines from 16384 on.
+    passing = {"pass_from": 16384.0}
+    for depth, changes in [(2, {"sum_weight": 1.0}), (3, {}), (4, passing), (5, passing), (6, {}), ("auto", {})]:
         chosen = SearchSettings(depth=depth, tables=small_tables)
         assert chosen.search_weights == replace(Weights.for_tables(), **changes), depth
         assert chosen.heuristic == "tables"
@@ -105,10 +106,11 @@ def test_the_tables_heuristic_is_the_chain_term_from_c():
                           chain_weight=1.0)
     assert chain_alone.chain_penalty == 12.0 and chain_alone.sum_power == 3.5
     assert chain_alone.pass_from == 0.0
-    for depth in (None, "auto", 0, 1, 3, 4, 6):
+    for depth in (None, "auto", 0, 1, 3, 6):
         assert Weights.for_tables(depth) == chain_alone, depth
     assert Weights.for_tables(2) == replace(chain_alone, sum_weight=1.0)
-    assert Weights.for_tables(5) == replace(chain_alone, pass_from=16384.0)  # the pass, at depth 5 alone
+    for depth in (4, 5):  # the pass, at depths 4 and 5 alone
+        assert Weights.for_tables(depth) == replace(chain_alone, pass_from=16384.0), depth
 
 
 def test_a_batch_worker_without_the_tables_stops_the_batch(tmp_path):
