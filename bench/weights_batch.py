@@ -5,7 +5,7 @@ weights). Whole games, or the stopped games of a file played on (--from), as
 
 Usage: python bench/weights_batch.py OUT DEPTH SPEC [--seed S] [--games N]
            [--from FILE] [--stop-at TILE] [--jobs J] [--no-tables]
-SPEC as in bench/tune_weights.py: '' for the default weights, 'tables' for
+DEPTH a number or 'auto'. SPEC as in bench/tune_weights.py: '' for the default weights, 'tables' for
 Weights.for_tables() (what plays beside the tables), then name=value changes,
 e.g. 'tables,sum_weight=1'. Running it again resumes (seeds already in OUT are skipped).
 """
@@ -20,11 +20,11 @@ from tune_weights import parse
 
 from solve2048.batch import Settings, run_local, stopped_rows
 from solve2048.results import append_row, load
-from solve2048.settings import SearchSettings
+from solve2048.settings import Depth, SearchSettings
 from solve2048.tables import load as load_tables
 
 
-def play(out: str, depth: int, spec: str, seed: int = 0, games: int = 1000, source: str | None = None,
+def play(out: str, depth: Depth, spec: str, seed: int = 0, games: int = 1000, source: str | None = None,
          stop_at: int | None = None, jobs: int = 2, tables: bool = True) -> None:
     stopped = stopped_rows(load(source).rows) if source is not None else None
     done = {r["seed"] for r in load(out).rows} if Path(out).exists() else set()
@@ -42,7 +42,7 @@ def play(out: str, depth: int, spec: str, seed: int = 0, games: int = 1000, sour
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
-    parser.add_argument("depth", type=int)
+    parser.add_argument("depth", type=lambda text: text if text == "auto" else int(text))
     parser.add_argument("spec")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", type=int, default=1000)
