@@ -466,26 +466,50 @@ def run_local(seeds: Iterable[int], settings: Settings | SearchSettings, jobs: i
         while planner.pending or in_flight:
             while planner.pending and len(in_flight) < 2 * jobs:
                 chunk = planner.next_chunk()
-                in_flight.add(executor.submit(play_seeds, chunk, settings, _stopped_of(chunk, stopped)))
-            done, in_flight = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)
-            for future in done:
                 try:
-                    rows = future.result()
+                    future = executor.submit(play_seeds, chunk, settings, _stopped_of(chunk, stopped))
                 except cf.process.BrokenProcessPool:
-                    raise BatchError(
-                        "a worker process died; the finished games are saved, "
-                        "run the same command again to play the rest"
-                    ) from None
-                except BatchError:
-                    raise
-                except Exception as error:  # anything a game raised, as one line
-                    raise BatchError(f"a game failed in a worker: {_describe(error)}") from None
-                planner.record(rows)
-                on_rows(rows)
+                    # A worker died since the last wait: the pool refuses new
+                    # work, and what finished before is kept.
+                    _keep_finished(in_flight, planner, on_rows)
+                    raise _worker_died() from None
+                in_flight.add(future)
+            done, in_flight = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)
+            _keep_finished(done, planner, on_rows)
     except BaseException:
         _stop_workers(executor)
         raise
     executor.shutdown(wait=True)
+
+
+def _worker_died() -> BatchError:
+    return BatchError("a worker process died; the finished games are saved, "
+                      "run the same command again to play the rest")
+
+
+def _keep_finished(futures: Iterable[cf.Future[list[dict[str, Any]]]], planner: _ChunkPlanner,
+                   on_rows: Callable[[list[dict[str, Any]]], None]) -> None:
+    """Hands on the rows of every future that finished with them, then raises
+    a BatchError for the first that failed: a dead worker, or a game's error
+    as one line."""
+    failure: BaseException | None = None
+    for future in futures:
+        if not future.done():
+            continue
+        error = future.exception()
+        if error is None:
+            rows = future.result()
+            planner.record(rows)
+            on_rows(rows)
+        elif failure is None:
+            failure = error
+    if failure is None:
+        return
+    if isinstance(failure, cf.process.BrokenProcessPool):
+        raise _worker_died() from None
+    if isinstance(failure, BatchError):
+        raise failure
+    raise BatchError(f"a game failed in a worker: {_describe(failure)}") from None
 
 
 def _worker_context() -> multiprocessing.context.BaseContext:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
 import json
 import os
@@ -194,6 +195,37 @@ def test_killed_worker_is_reported_and_games_kept(tmp_path: Path) -> None:
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 1 and "worker process died" in err, err
     assert len(load(str(out)).rows) >= 3
+
+
+class _PoolBrokenAtSecondSubmit:
+    """A local pool whose worker died after the first chunk finished, as the
+    batch hands out the next: the pool then refuses work at submit."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        self.submitted = 0
+
+    def submit(self, *args) -> cf.Future:
+        self.submitted += 1
+        if self.submitted > 1:
+            raise cf.process.BrokenProcessPool("A child process terminated abruptly")
+        finished: cf.Future = cf.Future()
+        finished.set_result([{"seed": 0, "seconds": 0.5}])
+        return finished
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        pass
+
+
+def test_a_pool_broken_at_submit_is_one_line_and_keeps_finished_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Under load the kill above sometimes landed there, and the batch printed
+    # BrokenProcessPool's traceback from submit instead of its one line.
+    from solve2048 import batch
+
+    monkeypatch.setattr(batch.cf, "ProcessPoolExecutor", _PoolBrokenAtSecondSubmit)
+    kept: list[dict] = []
+    with pytest.raises(batch.BatchError, match=r"^a worker process died; the finished games are saved"):
+        run_local(range(10), Settings(depth=1), 2, kept.extend)
+    assert kept == [{"seed": 0, "seconds": 0.5}]
 
 
 def test_cluster_run_matches_local_run() -> None:
