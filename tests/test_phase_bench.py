@@ -108,3 +108,31 @@ def test_the_square_route_finds_the_corner_square_in_a_record(tmp_path: Path) ->
     move = {"type": "move", "dir": "right", "gain": 0, "spawn": {"cell": 0, "value": 2}}
     record.write_text(json.dumps(start) + "\n" + json.dumps(move) + "\n")
     assert square_route.report([record]) == "1 games at 16384: met the square 1 (32768 in 0), did not 0 (32768 in 0)"
+
+
+def test_a_screen_is_paired_with_each_baseline_and_with_their_mean(tmp_path: Path) -> None:
+    screen = bench_module("phase_screen")
+    trial = {0: 1, 1: 0, 2: 1, 3: 1}
+    run = {0: 1, 1: 1, 2: 0, 3: 1}
+    replay = {0: 0, 1: 1, 3: 1}   # seed 2 not replayed
+    assert screen.paired(trial, run)[:2] == (4, 0.0)     # -1 and +1 cancel
+    both = screen.mean_base([run, replay])
+    assert both == {0: 0.5, 1: 1.0, 2: 0.0, 3: 1.0}
+    n, diff, se = screen.paired(trial, both)
+    assert n == 4 and diff == pytest.approx(100 * (0.5 - 1.0 + 1.0 + 0.0) / 4) and se > 0
+    assert screen.paired(trial, replay)[0] == 3
+    tries = tmp_path / "tries.ndjson"
+    tries.write_text("".join(json.dumps({"seed": s, "k": k, "max_tile": 32768 if (s + k) % 2 else 16384, "moves": 9})
+                             + "\n" for s in range(3) for k in (1, 2)))
+    assert screen.read_tries(tries) == {1: {0: 1, 1: 0, 2: 1}, 2: {0: 0, 1: 1, 2: 0}}
+    stopped = {7: {"moves": 100, "seconds": 1.0}}
+    assert screen.phase_speed([{"seed": 7, "moves": 400, "seconds": 4.0}], stopped) == pytest.approx(100.0)
+
+
+def test_the_packages_own_phase_2_is_level_with_itself_and_the_run_of_every_seed() -> None:
+    screen = bench_module("phase_screen")
+    lines = screen.report(screen.RUN).splitlines()
+    run = load(str(screen.RUN), repair=False).rows
+    assert lines[0].startswith(f"{screen.RUN.name}: {len(run):,} games, 32768 in 705; {len(run):,} the run's own")
+    assert lines[1].endswith(f"of {len(run)} there: +0.0 ± 0.0 points") and "against the run," in lines[1]
+    assert any("replay 1," in line for line in lines) and "the mean of all" in lines[-1]

@@ -1,0 +1,107 @@
+"""Judges a phase-2 screen against more than one baseline.
+
+A phase-2 screen plays the default's games at their first 16384 on to 32768
+under a trial's settings (`solve2048 batch --from
+bench/results/depth5-stop16384.jsonl --stop-at 32768`). Paired seed for seed
+with the package's one run of that phase, it carries that run's luck: played
+again with other spawns (bench/phase_rollouts.py), the same 950 boards reached
+32768 1.4 points less often. So each screen is paired here with the run, with
+every replay, and with the mean of them all, which halves the baseline's share
+of the error once there are three.
+
+Usage: python bench/phase_screen.py FILE...
+Prints for each FILE: its games and how many reach 32768, the games that are
+the run's own, the moves/s in the phase (the moves and seconds past each game's
+line in the stopped file), and the paired difference at 32768 in points with
+its standard error against each baseline.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from solve2048.results import load
+
+RESULTS = Path(__file__).resolve().parent / "results"
+SOURCE = RESULTS / "depth5-stop16384.jsonl"              # the default's games, stopped at 16384
+RUN = RESULTS / "depth5-16384to32768-pass.jsonl"         # the package's phase 2, played once
+TRIES = RESULTS / "depth5-16384to32768-pass-tries.ndjson"  # the same boards with other spawns
+GOAL = 32768
+
+
+def reached(rows: Iterable[Mapping[str, Any]]) -> dict[int, int]:
+    """Each seed's outcome: 1 when its game reached GOAL, else 0."""
+    return {row["seed"]: int(row["max_tile"] >= GOAL) for row in rows}
+
+
+def read_tries(path: Path) -> dict[int, dict[int, int]]:
+    """The replays' outcomes by try k, then by seed (phase_rollouts.py's lines)."""
+    by_try: dict[int, dict[int, int]] = {}
+    for line in path.read_text().splitlines():
+        t = json.loads(line)
+        by_try.setdefault(t["k"], {})[t["seed"]] = int(t["max_tile"] >= GOAL)
+    return by_try
+
+
+def paired(trial: Mapping[int, int], base: Mapping[int, float]) -> tuple[int, float, float]:
+    """(seeds in both, mean of trial - base over them, its standard error), in points."""
+    diffs = [trial[s] - base[s] for s in trial if s in base]
+    if len(diffs) < 2:
+        return len(diffs), float("nan"), float("nan")
+    return len(diffs), 100 * statistics.fmean(diffs), 100 * statistics.stdev(diffs) / len(diffs) ** 0.5
+
+
+def mean_base(bases: list[Mapping[int, int]]) -> dict[int, float]:
+    """Each seed's mean outcome over the baselines that played it."""
+    seeds = set().union(*bases)
+    return {s: statistics.fmean(b[s] for b in bases if s in b) for s in seeds}
+
+
+def phase_speed(rows: Iterable[Mapping[str, Any]], stopped: Mapping[int, Mapping[str, Any]]) -> float:
+    """Moves per second of the phase alone: what each game added past its stopped line."""
+    moves = seconds = 0.0
+    for row in rows:
+        start = stopped[row["seed"]]
+        moves += row["moves"] - start["moves"]
+        seconds += row["seconds"] - start["seconds"]
+    return moves / seconds if seconds > 0 else float("nan")
+
+
+def same_games(rows: Iterable[Mapping[str, Any]], run: Mapping[int, Mapping[str, Any]]) -> int:
+    """How many games end exactly as the run's of the same seed (score, moves, board)."""
+    keys = ("score", "moves", "final_board")
+    return sum(1 for row in rows if row["seed"] in run and all(row[k] == run[row["seed"]][k] for k in keys))
+
+
+def report(path: Path) -> str:
+    rows = load(str(path), repair=False).rows
+    run_rows = {r["seed"]: r for r in load(str(RUN), repair=False).rows}
+    stopped = {r["seed"]: r for r in load(str(SOURCE), repair=False).rows}
+    trial = reached(rows)
+    bases = [("the run", reached(run_rows.values()))]
+    bases += [(f"replay {k}", outcomes) for k, outcomes in sorted(read_tries(TRIES).items())]
+    if len(bases) > 1:
+        bases.append((f"the mean of all {len(bases)}", mean_base([b for _, b in bases])))
+    lines = [f"{path.name}: {len(trial):,} games, {GOAL} in {sum(trial.values()):,}; "
+             f"{same_games(rows, run_rows):,} the run's own; {phase_speed(rows, stopped):,.0f} moves/s in the phase"]
+    for name, base in bases:
+        n, diff, se = paired(trial, base)
+        share = statistics.fmean(base[s] for s in trial if s in base) if n else float("nan")
+        lines.append(f"  against {name + ',':<18} {share:6.1%} of {n:,} there: {diff:+.1f} ± {se:.1f} points")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> None:
+    if not argv:
+        sys.exit(__doc__)
+    for name in argv:
+        print(report(Path(name)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
