@@ -11,8 +11,8 @@ of the error once there are three.
 
 Usage: python bench/phase_screen.py FILE...
 Prints for each FILE: its games and how many reach 32768, the games that are
-the run's own, the moves/s in the phase (the moves and seconds past each game's
-line in the stopped file), and the paired difference at 32768 in points with
+the run's own, the moves/s in the phase (after the stops, as `solve2048
+stats` counts them), and the paired difference at 32768 in points with
 its standard error against each baseline.
 """
 
@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from solve2048.results import load
+from solve2048.stats import played_on, same_game
 
 RESULTS = Path(__file__).resolve().parent / "results"
-SOURCE = RESULTS / "depth5-stop16384.jsonl"              # the default's games, stopped at 16384
 RUN = RESULTS / "depth5-16384to32768-pass.jsonl"         # the package's phase 2, played once
 TRIES = RESULTS / "depth5-16384to32768-pass-tries.ndjson"  # the same boards with other spawns
 GOAL = 32768
@@ -62,33 +62,18 @@ def mean_base(bases: list[Mapping[int, int]]) -> dict[int, float]:
     return {s: statistics.fmean(b[s] for b in bases if s in b) for s in seeds}
 
 
-def phase_speed(rows: Iterable[Mapping[str, Any]], stopped: Mapping[int, Mapping[str, Any]]) -> float:
-    """Moves per second of the phase alone: what each game added past its stopped line."""
-    moves = seconds = 0.0
-    for row in rows:
-        start = stopped[row["seed"]]
-        moves += row["moves"] - start["moves"]
-        seconds += row["seconds"] - start["seconds"]
-    return moves / seconds if seconds > 0 else float("nan")
-
-
-def same_games(rows: Iterable[Mapping[str, Any]], run: Mapping[int, Mapping[str, Any]]) -> int:
-    """How many games end exactly as the run's of the same seed (score, moves, board)."""
-    keys = ("score", "moves", "final_board")
-    return sum(1 for row in rows if row["seed"] in run and all(row[k] == run[row["seed"]][k] for k in keys))
-
-
 def report(path: Path) -> str:
     rows = load(str(path), repair=False).rows
     run_rows = {r["seed"]: r for r in load(str(RUN), repair=False).rows}
-    stopped = {r["seed"]: r for r in load(str(SOURCE), repair=False).rows}
     trial = reached(rows)
+    same = sum(1 for r in rows if r["seed"] in run_rows and same_game(r, run_rows[r["seed"]]))
+    moves, seconds = played_on(rows)
     bases = [("the run", reached(run_rows.values()))]
     bases += [(f"replay {k}", outcomes) for k, outcomes in sorted(read_tries(TRIES).items())]
     if len(bases) > 1:
         bases.append((f"the mean of all {len(bases)}", mean_base([b for _, b in bases])))
     lines = [f"{path.name}: {len(trial):,} games, {GOAL} in {sum(trial.values()):,}; "
-             f"{same_games(rows, run_rows):,} the run's own; {phase_speed(rows, stopped):,.0f} moves/s in the phase"]
+             f"{same:,} the run's own; {moves / seconds if seconds else float('nan'):,.0f} moves/s in the phase"]
     for name, base in bases:
         n, diff, se = paired(trial, base)
         share = statistics.fmean(base[s] for s in trial if s in base) if n else float("nan")

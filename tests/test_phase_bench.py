@@ -125,8 +125,6 @@ def test_a_screen_is_paired_with_each_baseline_and_with_their_mean(tmp_path: Pat
     tries.write_text("".join(json.dumps({"seed": s, "k": k, "max_tile": 32768 if (s + k) % 2 else 16384, "moves": 9})
                              + "\n" for s in range(3) for k in (1, 2)))
     assert screen.read_tries(tries) == {1: {0: 1, 1: 0, 2: 1}, 2: {0: 0, 1: 1, 2: 0}}
-    stopped = {7: {"moves": 100, "seconds": 1.0}}
-    assert screen.phase_speed([{"seed": 7, "moves": 400, "seconds": 4.0}], stopped) == pytest.approx(100.0)
 
 
 def test_the_packages_own_phase_2_is_level_with_itself_and_the_run_of_every_seed() -> None:
