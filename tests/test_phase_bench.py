@@ -127,7 +127,7 @@ def test_a_screen_is_paired_with_each_baseline_and_with_their_mean(tmp_path: Pat
     assert screen.read_tries(tries) == {1: {0: 1, 1: 0, 2: 1}, 2: {0: 0, 1: 1, 2: 0}}
 
 
-def test_the_packages_own_phase_2_is_level_with_itself_and_the_run_of_every_seed() -> None:
+def test_the_packages_own_run_screened_is_level_with_itself() -> None:
     screen = bench_module("phase_screen")
     lines = screen.report(screen.RUN).splitlines()
     run = load(str(screen.RUN), repair=False).rows
