@@ -9,7 +9,8 @@ reached 32768 1.4 and 1.8 points less often. So each screen is paired here
 with the run, with every replay, and with the mean of them all a seed, whose
 own chance variance is a third of one play's once there are three.
 
-Usage: python bench/phase_screen.py FILE...
+Usage: python bench/phase_screen.py FILE... [--run RUN] [--tries TRIES|none]
+  (by default the depth-5 phase 2 of bench/results: RUN and TRIES below).
 Prints for each FILE: its games and how many reach 32768, the games that are
 the run's own, the moves/s in the phase (after the stops, as `solve2048
 stats` counts them), and the paired difference at 32768 in points with
@@ -18,6 +19,7 @@ its standard error against each baseline.
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -62,14 +64,15 @@ def mean_base(bases: list[Mapping[int, int]]) -> dict[int, float]:
     return {s: statistics.fmean(b[s] for b in bases if s in b) for s in seeds}
 
 
-def report(path: Path) -> str:
+def report(path: Path, run: Path = RUN, tries: Path | None = TRIES) -> str:
     rows = load(str(path), repair=False).rows
-    run_rows = {r["seed"]: r for r in load(str(RUN), repair=False).rows}
+    run_rows = {r["seed"]: r for r in load(str(run), repair=False).rows}
     trial = reached(rows)
     same = sum(1 for r in rows if r["seed"] in run_rows and same_game(r, run_rows[r["seed"]]))
     moves, seconds = played_on(rows)
     bases = [("the run", reached(run_rows.values()))]
-    bases += [(f"replay {k}", outcomes) for k, outcomes in sorted(read_tries(TRIES).items())]
+    if tries is not None:
+        bases += [(f"replay {k}", outcomes) for k, outcomes in sorted(read_tries(tries).items())]
     if len(bases) > 1:
         bases.append((f"the mean of all {len(bases)}", mean_base([b for _, b in bases])))
     lines = [f"{path.name}: {len(trial):,} games, {GOAL} in {sum(trial.values()):,}; "
@@ -82,10 +85,14 @@ def report(path: Path) -> str:
 
 
 def main(argv: list[str]) -> None:
-    if not argv:
-        sys.exit(__doc__)
-    for name in argv:
-        print(report(Path(name)))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    parser.add_argument("--run", type=Path, default=RUN, help="the package's own run of the phase")
+    parser.add_argument("--tries", type=Path, default=TRIES, help="its replays (phase_rollouts.py); 'none' for none")
+    a = parser.parse_args(argv)
+    tries = None if str(a.tries) == "none" else a.tries
+    for path in a.files:
+        print(report(path, a.run, tries))
 
 
 if __name__ == "__main__":

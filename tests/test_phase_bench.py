@@ -134,3 +134,17 @@ def test_the_packages_own_run_screened_is_level_with_itself() -> None:
     assert lines[0].startswith(f"{screen.RUN.name}: {len(run):,} games, 32768 in 705; {len(run):,} the run's own")
     assert lines[1].endswith(f"of {len(run)} there: +0.0 ± 0.0 points") and "against the run," in lines[1]
     assert any("replay 1," in line for line in lines) and "the mean of all" in lines[-1]
+
+
+def test_a_screen_takes_its_baselines_from_the_command_line(tmp_path: Path) -> None:
+    run, trial = tmp_path / "run.jsonl", tmp_path / "trial.jsonl"
+    rows: list[dict] = []
+    run_local(range(4), Settings(depth=1, stop_at=256), 1, rows.extend)
+    for path in (run, trial):
+        with path.open("w") as stream:
+            for row in rows:
+                append_row(stream, row)
+    alone = subprocess.run([sys.executable, str(BENCH / "phase_screen.py"), str(trial), "--run", str(run),
+                            "--tries", "none"], check=True, capture_output=True, text=True).stdout.splitlines()
+    assert alone[0].startswith("trial.jsonl: 4 games, 32768 in 0; 4 the run's own") and len(alone) == 2
+    assert alone[1].endswith("of 4 there: +0.0 ± 0.0 points")
