@@ -4,10 +4,10 @@ A phase-2 screen plays the default's games at their first 16384 on to 32768
 under a trial's settings (`solve2048 batch --from
 bench/results/depth5-stop16384.jsonl --stop-at 32768`). Paired seed for seed
 with the package's one run of that phase, it carries that run's luck: played
-twice more with other spawns (bench/phase_rollouts.py), the same 950 boards
-reached 32768 1.4 and 1.8 points less often. So each screen is paired here
-with the run, with every replay, and with the mean of them all a seed, whose
-own chance variance is a third of one play's once there are three.
+three more times with other spawns (bench/phase_rollouts.py), the same 950
+boards reached 32768 1.4, 1.8 and 1.9 points less often. So each screen is
+paired here with the run, with every replay, and with the mean of them all a
+seed, whose own chance variance is a quarter of one play's with four.
 
 Usage: python bench/phase_screen.py FILE... [--run RUN] [--tries TRIES|none]
   (by default the depth-5 phase 2 of bench/results: RUN and TRIES below).
