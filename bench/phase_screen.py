@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from solve2048.results import load
-from solve2048.stats import played_on, same_game
+from solve2048.stats import paired_difference, played_on, same_game
 
 RESULTS = Path(__file__).resolve().parent / "results"
 RUN = RESULTS / "depth5-16384to32768-pass.jsonl"         # the package's phase 2, played once
@@ -51,11 +51,13 @@ def read_tries(path: Path) -> dict[int, dict[int, int]]:
 
 
 def paired(trial: Mapping[int, int], base: Mapping[int, float]) -> tuple[int, float, float]:
-    """(seeds in both, mean of trial - base over them, its standard error), in points."""
-    diffs = [trial[s] - base[s] for s in trial if s in base]
-    if len(diffs) < 2:
-        return len(diffs), float("nan"), float("nan")
-    return len(diffs), 100 * statistics.fmean(diffs), 100 * statistics.stdev(diffs) / len(diffs) ** 0.5
+    """(seeds in both, mean of trial - base over them, its standard error), in
+    points, as `solve2048 stats --compare` pairs two runs."""
+    seeds = [s for s in trial if s in base]
+    if len(seeds) < 2:
+        return len(seeds), float("nan"), float("nan")
+    d = paired_difference([base[s] for s in seeds], [trial[s] for s in seeds])
+    return len(seeds), 100 * d["diff"], 100 * d["se"]
 
 
 def mean_base(bases: list[Mapping[int, int]]) -> dict[int, float]:

@@ -184,7 +184,7 @@ def fisher_p(hits_a: int, games_a: int, hits_b: int, games_b: int) -> float:
     return min(1.0, sum(w for w in ways if w <= seen) / math.comb(games, hits))
 
 
-def _difference(a: Sequence[float], b: Sequence[float], p: float | None = None) -> dict[str, Any]:
+def paired_difference(a: Sequence[float], b: Sequence[float], p: float | None = None) -> dict[str, Any]:
     """The means of paired values, the mean of their differences b - a, its
     standard error and two-sided p-value (by the normal law unless given)."""
     differences = [y - x for x, y in zip(a, b, strict=True)]
@@ -214,11 +214,11 @@ def paired(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str
         reached_b = [float(int(y["max_tile"]) >= tile) for y in seconds]
         gains = sum(y > x for x, y in zip(reached_a, reached_b, strict=True))
         losses = sum(x > y for x, y in zip(reached_a, reached_b, strict=True))
-        reach[str(tile)] = _difference(reached_a, reached_b, mcnemar_p(gains, losses))
+        reach[str(tile)] = paired_difference(reached_a, reached_b, mcnemar_p(gains, losses))
     return {
         "games": len(pairs),
         "seeds": seed_ranges(x["seed"] for x in firsts),
-        "score": _difference([x["score"] for x in firsts], [y["score"] for y in seconds]),
+        "score": paired_difference([x["score"] for x in firsts], [y["score"] for y in seconds]),
         "reach": reach,
         "same_games": sum(same_game(x, y) for x, y in pairs),
     }
