@@ -3,15 +3,17 @@ from 32768, or before. A game that ends holding 16384 as its largest tile
 died in the last chain when its tiles add to at least 32768 - 1024 (the
 16384 and, beside it, nearly the 16384 that would merge into 32768), and
 earlier when they add to less (from 17,000: past the 16384 itself).
+With --top 32768 the same for the step from 32768 to 65536 (the sums
+doubled, less 1024 for the last chain).
 
-Usage: python bench/last_chain.py FILE...
+Usage: python bench/last_chain.py [--top TILE] FILE...
   each FILE a results file of ours (.jsonl), or a game log of the tables AI
   (macroxue/2048-ai's outputs/2048b.dN, read by its "score S max M sum T" lines).
-Prints, for each: games, those reaching 32768, the deaths in the last chain
-(and, of them, those with every tile of 32768 on the board, 32,768 or more,
-stuck: the chain out of order) and before it, and the last chain's death rate
-(its deaths over the games that reached it: those deaths and the games
-reaching 32768).
+Prints, for each: games, those reaching twice TILE, the deaths in the last
+chain (and, of them, those with every tile of twice TILE on the board, stuck:
+the chain out of order) and before it, and the last chain's death rate (its
+deaths over the games that reached it: those deaths and the games reaching
+twice TILE).
 """
 
 from __future__ import annotations
@@ -24,8 +26,7 @@ from pathlib import Path
 from solve2048 import Board
 from solve2048.results import load
 
-LAST_CHAIN_SUM = 32768 - 1024
-PAST_16384_SUM = 17_000
+TOP = 16384
 ANCHOR_LINE = re.compile(r"score \d+ max (\d+) sum (\d+)")
 
 
@@ -42,33 +43,37 @@ def endings(path: Path) -> Iterator[tuple[int, int]]:
             yield int(match.group(1)), int(match.group(2))
 
 
-def tally(ends: Iterable[tuple[int, int]]) -> tuple[int, int, int, int, int]:
-    """(games, games reaching 32768, deaths in the last chain, those of them
-    stuck holding tiles that add to 32768 or more, deaths holding 16384 before it)."""
+def tally(ends: Iterable[tuple[int, int]], top: int = TOP) -> tuple[int, int, int, int, int]:
+    """(games, games reaching 2 * top, deaths in the last chain, those of them
+    stuck holding tiles that add to 2 * top or more, deaths holding top before it)."""
+    last_chain, past_top = 2 * top - 1024, top + top * 616 // 16384   # 31,744 and 17,000 for 16384
     games = reached = last = stuck = before = 0
-    for top, total in ends:
+    for largest, total in ends:
         games += 1
-        reached += top >= 32768
-        if top == 16384:
-            last += total >= LAST_CHAIN_SUM
-            stuck += total >= 32768
-            before += PAST_16384_SUM <= total < LAST_CHAIN_SUM
+        reached += largest >= 2 * top
+        if largest == top:
+            last += total >= last_chain
+            stuck += total >= 2 * top
+            before += past_top <= total < last_chain
     return games, reached, last, stuck, before
 
 
-def report(path: Path) -> str:
-    games, reached, last, stuck, before = tally(endings(path))
+def report(path: Path, top: int = TOP) -> str:
+    games, reached, last, stuck, before = tally(endings(path), top)
     rate = last / (reached + last) if reached + last else float("nan")
-    return (f"{path.name}: {games:,} games, 32768 in {reached:,}; died holding 16384 in the last chain "
-            f"{last:,} ({stuck:,} of them stuck with 32,768 or more), before it {before:,}; "
+    return (f"{path.name}: {games:,} games, {2 * top} in {reached:,}; died holding {top} in the last chain "
+            f"{last:,} ({stuck:,} of them stuck with {2 * top:,} or more), before it {before:,}; "
             f"the last chain's death rate {rate:.1%}")
 
 
 def main(argv: list[str]) -> None:
-    if not argv:
+    top = TOP
+    if argv[:1] == ["--top"] and len(argv) > 1 and argv[1] in ("16384", "32768"):
+        top, argv = int(argv[1]), argv[2:]
+    if not argv or argv[0].startswith("-"):
         sys.exit(__doc__)
     for name in argv:
-        print(report(Path(name)))
+        print(report(Path(name), top))
 
 
 if __name__ == "__main__":

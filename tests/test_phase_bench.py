@@ -77,6 +77,9 @@ def test_the_last_chain_split_reads_our_files_and_the_tables_ais_logs(tmp_path: 
     # not past 16384, and 32768.
     assert last_chain.tally([(16384, 31744), (16384, 32768), (16384, 31743), (16384, 16900), (32768, 40000),
                              (8192, 9000)]) == (6, 1, 2, 1, 1)
+    # From 32768 to 65536: the last chain from 64,512, stuck from 65,536, before it from 34,000.
+    assert last_chain.tally([(32768, 64512), (32768, 65536), (32768, 64511), (32768, 33999), (65536, 70000),
+                             (16384, 31744)], top=32768) == (6, 1, 2, 1, 1)
     ours = tmp_path / "ours.jsonl"
     rows: list[dict] = []
     run_local(range(3), Settings(depth=1), 1, rows.extend)
