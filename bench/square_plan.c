@@ -20,7 +20,7 @@
  *   digits, the ranks of cells (0,0), (0,1), ... (3,3) in reading order)
  * Prints a line a board: the board, p, the best first move (u d l r, or -),
  * the boards memoised and the seconds.
- *   gcc -O2 -o /tmp/square_plan bench/square_plan.c
+ *   gcc -O2 -I csrc -o /tmp/square_plan csrc/moves.c bench/square_plan.c
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,81 +28,19 @@
 #include <string.h>
 #include <time.h>
 
-/* Cell (r, c) is nibble 4r + c of the board; row r is bits 16r .. 16r+15. */
-static uint16_t row_left[65536], row_right[65536];
-static uint32_t row_sum[65536];        /* the row's tiles, 2^rank each */
+#include "moves.h"
 
-static uint16_t reverse_row(uint16_t row)
-{
-    return (uint16_t)((row >> 12) | ((row >> 4) & 0x00F0) | ((row << 4) & 0x0F00) | (row << 12));
-}
-
-static void init_rows(void)
-{
-    for (unsigned row = 0; row < 65536; row++) {
-        int cell[4], out[4] = {0, 0, 0, 0}, n = 0;
-        uint32_t sum = 0;
-        for (int i = 0; i < 4; i++) {
-            cell[i] = (row >> (4 * i)) & 0xF;
-            if (cell[i]) sum += 1u << cell[i];
-        }
-        /* Slide toward cell 0, each tile merging at most once. */
-        int last = 0;
-        for (int i = 0; i < 4; i++) {
-            if (!cell[i]) continue;
-            if (last && last == cell[i] && last < 15) {
-                out[n - 1] = last + 1;
-                last = 0;
-            } else {
-                out[n++] = cell[i];
-                last = cell[i];
-            }
-        }
-        uint16_t left = 0;
-        for (int i = 0; i < 4; i++) left |= (uint16_t)(out[i] << (4 * i));
-        row_left[row] = left;
-        row_sum[row] = sum;
-    }
-    for (unsigned row = 0; row < 65536; row++)
-        row_right[row] = reverse_row(row_left[reverse_row((uint16_t)row)]);
-}
-
-static uint64_t transpose(uint64_t x)
-{
-    uint64_t a1 = x & 0xF0F00F0FF0F00F0FULL;
-    uint64_t a2 = x & 0x0000F0F00000F0F0ULL;
-    uint64_t a3 = x & 0x0F0F00000F0F0000ULL;
-    uint64_t a = a1 | (a2 << 12) | (a3 >> 12);
-    uint64_t b1 = a & 0xFF00FF0000FF00FFULL;
-    uint64_t b2 = a & 0x00FF00FF00000000ULL;
-    uint64_t b3 = a & 0x00000000FF00FF00ULL;
-    return b1 | (b2 >> 24) | (b3 << 24);
-}
-
-static uint64_t rows_by(const uint16_t *table, uint64_t b)
-{
-    uint64_t out = 0;
-    for (int r = 0; r < 4; r++)
-        out |= (uint64_t)table[(b >> (16 * r)) & 0xFFFF] << (16 * r);
-    return out;
-}
-
-/* 0 up, 1 down, 2 left, 3 right. */
-static uint64_t move(uint64_t b, int dir)
-{
-    switch (dir) {
-    case 0: return transpose(rows_by(row_left, transpose(b)));
-    case 1: return transpose(rows_by(row_right, transpose(b)));
-    case 2: return rows_by(row_left, b);
-    default: return rows_by(row_right, b);
-    }
-}
-
+/* Cell (r, c) is nibble 4r + c of the board (csrc/board.h); the moves are
+ * the engine's own (csrc/moves.h). */
 static uint32_t board_sum(uint64_t b)
 {
-    return row_sum[b & 0xFFFF] + row_sum[(b >> 16) & 0xFFFF] + row_sum[(b >> 32) & 0xFFFF]
-         + row_sum[b >> 48];
+    uint32_t sum = 0;
+    for (int cell = 0; cell < 16; cell++)
+        if (board_cell(b, cell)) sum += 1u << board_cell(b, cell);
+    return sum;
 }
+
+static uint64_t move(uint64_t b, int dir) { return board_move(b, dir); }
 
 static int rank_at(uint64_t b, int cell) { return (int)((b >> (4 * cell)) & 0xF); }
 
@@ -246,7 +184,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "square_plan: F must be 2..15 and LOG2_SLOTS 10..34\n");
         return 2;
     }
-    init_rows();
+    move_tables_init();
     memo_slots = 1ULL << log2_slots;
     memo_key = calloc(memo_slots, sizeof *memo_key);
     memo_p = malloc(memo_slots * sizeof *memo_p);
