@@ -6,14 +6,14 @@ earlier when they add to less (from 17,000: past the 16384 itself).
 With --top 32768 the same for the step from 32768 to 65536 (the sums
 doubled, less 1024 for the last chain).
 
-Usage: python bench/last_chain.py [--top TILE] FILE...
+Usage: python bench/last_chain.py [--top 16384|32768] FILE...
   each FILE a results file of ours (.jsonl), or a game log of the tables AI
   (macroxue/2048-ai's outputs/2048b.dN, read by its "score S max M sum T" lines).
-Prints, for each: games, those reaching twice TILE, the deaths in the last
-chain (and, of them, those with every tile of twice TILE on the board, stuck:
-the chain out of order) and before it, and the last chain's death rate (its
-deaths over the games that reached it: those deaths and the games reaching
-twice TILE).
+Prints, for each: games, those reaching twice the top tile (16384 unless
+--top says 32768), the deaths in the last chain (and, of them, those with
+every tile of twice the top on the board, stuck: the chain out of order) and
+before it, and the last chain's death rate (its deaths over the games that
+reached it: those deaths and the games reaching twice the top).
 """
 
 from __future__ import annotations
