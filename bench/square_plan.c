@@ -13,8 +13,9 @@
  * block is open). A move fails (probability 0) when a free tile reaches rank
  * F elsewhere, or when the free tiles add to more than 2^F + B (the goal's
  * tile and B of small tiles beside it): the budget bounds the boards visited,
- * so the answer is a lower bound that grows with B. Spawns: a 2 (0.9) or a 4 (0.1) on each empty cell alike.
- * The value is expectimax over every reachable board, memoised by board.
+ * so the answer is a lower bound that grows with B. Spawns: a 2 (0.9) or a
+ * 4 (0.1) on each empty cell alike. The value is expectimax over every
+ * reachable board, memoised by board.
  *
  * Usage: square_plan F B [LOG2_SLOTS]   (boards on stdin, one a line: 16 hex
  *   digits, the ranks of cells (0,0), (0,1), ... (3,3) in reading order)
@@ -40,15 +41,13 @@ static uint32_t board_sum(uint64_t b)
     return sum;
 }
 
-static uint64_t move(uint64_t b, int dir) { return board_move(b, dir); }
-
-static int rank_at(uint64_t b, int cell) { return (int)((b >> (4 * cell)) & 0xF); }
-
 /* The problem: frozen cells and their values, the free cells beside each. */
 static uint64_t frozen_mask, frozen_value;
 static int frozen_rank_min;            /* F */
 static uint32_t frozen_sum, free_limit;
 static int pair_frozen[64], pair_free[64], pairs;
+
+static int is_frozen(int cell) { return (int)((frozen_mask >> (4 * cell)) & 1); }
 
 /* The memo: open addressing on the board, 0 is never a board. */
 static uint64_t *memo_key;
@@ -79,7 +78,7 @@ static float *memo_slot(uint64_t b, int *found)
 static int goal(uint64_t b)
 {
     for (int k = 0; k < pairs; k++)
-        if (rank_at(b, pair_free[k]) == rank_at(b, pair_frozen[k])) return 1;
+        if (board_cell(b, pair_free[k]) == board_cell(b, pair_frozen[k])) return 1;
     return 0;
 }
 
@@ -87,7 +86,7 @@ static int goal(uint64_t b)
 static int over_cap(uint64_t b)
 {
     for (int cell = 0; cell < 16; cell++)
-        if (!((frozen_mask >> (4 * cell)) & 0xF) && rank_at(b, cell) >= frozen_rank_min) return 1;
+        if (!is_frozen(cell) && board_cell(b, cell) >= frozen_rank_min) return 1;
     return 0;
 }
 
@@ -103,7 +102,7 @@ static double to_move(uint64_t b, int *best_dir)
     double best = 0.0;
     int dir_best = -1;
     for (int dir = 0; dir < 4; dir++) {
-        uint64_t a = move(b, dir);
+        uint64_t a = board_move(b, dir);
         if (a == b || (a & frozen_mask) != frozen_value) continue;
         double p;
         if (goal(a)) p = 1.0;
@@ -123,7 +122,7 @@ static double after_move(uint64_t a)
     double total = 0.0;
     int empty = 0;
     for (int cell = 0; cell < 16; cell++) {
-        if (rank_at(a, cell)) continue;
+        if (board_cell(a, cell)) continue;
         empty++;
         total += 0.9 * to_move(a | (1ULL << (4 * cell)), NULL)
                + 0.1 * to_move(a | (2ULL << (4 * cell)), NULL);
@@ -151,18 +150,18 @@ static void setup(uint64_t b, int f, uint32_t budget)
     frozen_sum = 0;
     pairs = 0;
     for (int cell = 0; cell < 16; cell++)
-        if (rank_at(b, cell) >= f) {
+        if (board_cell(b, cell) >= f) {
             frozen_mask |= 0xFULL << (4 * cell);
-            frozen_sum += 1u << rank_at(b, cell);
+            frozen_sum += 1u << board_cell(b, cell);
         }
     frozen_value = b & frozen_mask;
     for (int cell = 0; cell < 16; cell++) {
-        if (!((frozen_mask >> (4 * cell)) & 0xF)) continue;
+        if (!is_frozen(cell)) continue;
         for (int s = 0; s < 4; s++) {
             int r = cell / 4 + step[s][0], c = cell % 4 + step[s][1];
             if (r < 0 || r > 3 || c < 0 || c > 3) continue;
             int next = 4 * r + c;
-            if ((frozen_mask >> (4 * next)) & 0xF) continue;
+            if (is_frozen(next)) continue;
             pair_frozen[pairs] = cell;
             pair_free[pairs++] = next;
         }
