@@ -19,9 +19,11 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any, TypeVar
 
 from solve2048.board import Board
@@ -53,6 +55,8 @@ CHUNK_SECONDS = 0.25
 MAX_CHUNK = 1024
 # How often a local worker checks that the batch that started it is still there.
 PARENT_POLL_SECONDS = 0.5
+# How often a local batch looks for a Ctrl-C or SIGTERM it holds (_held_stop_signals).
+SIGNAL_POLL_SECONDS = 0.1
 # Dask's own timeout covers connecting, not the scheduler's answer: a port that
 # accepts and stays silent would hang forever, so the caller stops waiting at
 # CONNECT_SECONDS plus a little.
@@ -462,24 +466,65 @@ def run_local(seeds: Iterable[int], settings: Settings | SearchSettings, jobs: i
     executor = cf.ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),),
                                       mp_context=_worker_context())
     in_flight: set[cf.Future[list[dict[str, Any]]]] = set()
+    with _held_stop_signals() as deliver_held_signal:
+        try:
+            while planner.pending or in_flight:
+                while planner.pending and len(in_flight) < 2 * jobs:
+                    chunk = planner.next_chunk()
+                    try:
+                        future = executor.submit(play_seeds, chunk, settings, _stopped_of(chunk, stopped))
+                    except cf.process.BrokenProcessPool:
+                        # A worker died since the last wait: the pool refuses new
+                        # work, and what finished before is kept.
+                        _keep_finished(in_flight, planner, on_rows)
+                        raise _worker_died() from None
+                    in_flight.add(future)
+                done, in_flight = cf.wait(in_flight, timeout=SIGNAL_POLL_SECONDS, return_when=cf.FIRST_COMPLETED)
+                _keep_finished(done, planner, on_rows)
+                deliver_held_signal()
+        except BaseException:
+            _stop_workers(executor)
+            raise
+        executor.shutdown(wait=True)
+    deliver_held_signal()
+
+
+@contextmanager
+def _held_stop_signals() -> Iterator[Callable[[], None]]:
+    """Holds Ctrl-C and SIGTERM, where the caller handles them in Python, until
+    the batch calls the function it yields, between two waits on the pool.
+
+    Python raises a handler's KeyboardInterrupt at whatever line the main
+    thread is on. Inside concurrent.futures' wait that can be between taking
+    one future's lock and the next: the pool's manager thread then waits on
+    that lock for ever, and so does the interpreter's exit, which joins it
+    (the batch printed its summary and never ended). Here the handler only
+    notes the signal, and the caller's own handler runs where the batch holds
+    no lock of the pool. Signals left to the system (the default SIGTERM) or
+    ignored are not touched, nor is anything outside the main thread, where
+    no handler can be set."""
+    held: list[tuple[int, FrameType | None]] = []
+    handlers: dict[int, Callable[[int, FrameType | None], Any]] = {}
+
+    def deliver() -> None:
+        if held:
+            number, frame = held.pop(0)
+            held.clear()
+            handlers[number](number, frame)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield deliver
+        return
+    for number in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(number)
+        if callable(handler):
+            handlers[number] = handler
+            signal.signal(number, lambda number, frame: held.append((number, frame)))
     try:
-        while planner.pending or in_flight:
-            while planner.pending and len(in_flight) < 2 * jobs:
-                chunk = planner.next_chunk()
-                try:
-                    future = executor.submit(play_seeds, chunk, settings, _stopped_of(chunk, stopped))
-                except cf.process.BrokenProcessPool:
-                    # A worker died since the last wait: the pool refuses new
-                    # work, and what finished before is kept.
-                    _keep_finished(in_flight, planner, on_rows)
-                    raise _worker_died() from None
-                in_flight.add(future)
-            done, in_flight = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)
-            _keep_finished(done, planner, on_rows)
-    except BaseException:
-        _stop_workers(executor)
-        raise
-    executor.shutdown(wait=True)
+        yield deliver
+    finally:
+        for held_number, handler in handlers.items():
+            signal.signal(held_number, handler)
 
 
 def _worker_died() -> BatchError:
