@@ -311,6 +311,36 @@ def test_cluster_run_matches_local_run() -> None:
     assert strip(remote) == strip(local)
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_cluster_batch_keeps_its_games_and_resumes(tmp_path: Path, sig) -> None:
+    import distributed
+
+    out = tmp_path / "r.jsonl"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, host="127.0.0.1") as cluster:
+        command = [*BATCH, "-d", "3", "-o", str(out), "--json", "--scheduler", cluster.scheduler_address]
+        proc = subprocess.Popen([*command, "-n", "400"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True, preexec_fn=default_sigint)
+        deadline = time.time() + 60
+        while time.time() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
+            time.sleep(0.05)
+        proc.send_signal(sig)
+        try:
+            summary, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            pytest.fail("the cluster batch did not end within 60 s of its signal")
+        assert proc.returncode == 130, err
+        assert "Traceback" not in err
+        kept = load(str(out), repair=False).rows
+        assert 3 <= len(kept) < 400 and json.loads(summary)["games"] == len(kept)
+        result = subprocess.run([*command, "-n", "12"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    seeds = [r["seed"] for r in load(str(out)).rows]
+    assert len(seeds) == len(set(seeds)) and set(range(12)) <= set(seeds)
+
+
 def test_a_scheduler_with_no_worker_is_one_line_not_a_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     import distributed
 
