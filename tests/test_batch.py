@@ -175,15 +175,21 @@ def test_a_signal_inside_the_pools_wait_still_ends_the_batch(tmp_path: Path) -> 
     proc = subprocess.Popen([sys.executable, "-c", _SIGNAL_INSIDE_WAIT, "batch", "-n", "400", "-d", "3", "-j", "2",
                              "-o", str(out), "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _assert_interrupted_and_kept(proc, out)
+    assert _session_ends(proc.pid), "worker processes outlived the batch"
+
+
+def _assert_interrupted_and_kept(proc: subprocess.Popen, out: Path) -> None:
+    """The batch ``proc``, sent a stop signal, ends within 60 s with exit
+    code 130 and no traceback, its summary covering the 3 or more games in ``out``."""
     try:
         summary, err = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        pytest.fail("the batch did not end within 60 s of its SIGTERM")
+        pytest.fail("the batch did not end within 60 s of its signal")
     assert proc.returncode == 130, err
     assert "Traceback" not in err
-    assert _session_ends(proc.pid), "worker processes outlived the batch"
     kept = load(str(out), repair=False).rows
     assert 3 <= len(kept) < 400 and json.loads(summary)["games"] == len(kept)
 
@@ -325,16 +331,7 @@ def test_interrupted_cluster_batch_keeps_its_games_and_resumes(tmp_path: Path, s
         while time.time() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
             time.sleep(0.05)
         proc.send_signal(sig)
-        try:
-            summary, err = proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            pytest.fail("the cluster batch did not end within 60 s of its signal")
-        assert proc.returncode == 130, err
-        assert "Traceback" not in err
-        kept = load(str(out), repair=False).rows
-        assert 3 <= len(kept) < 400 and json.loads(summary)["games"] == len(kept)
+        _assert_interrupted_and_kept(proc, out)
         result = subprocess.run([*command, "-n", "12"], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     seeds = [r["seed"] for r in load(str(out)).rows]
