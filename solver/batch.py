@@ -508,7 +508,7 @@ def _held_stop_signals() -> Iterator[Callable[[], None]]:
 
     def deliver() -> None:
         if held:
-            number, frame = held.pop(0)
+            number, frame = held[0]
             held.clear()
             handlers[number](number, frame)
 
