@@ -120,9 +120,7 @@ def test_interrupted_batch_resumes_without_loss_or_duplicates(tmp_path: Path, si
     proc = subprocess.Popen([*BATCH, "-n", "400", "-d", "3", "-j", "2", "-o", str(out), "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=default_sigint)
-    deadline = time.time() + 60
-    while time.time() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
-        time.sleep(0.05)
+    _wait_for_games(out, 3)
     if sig == signal.SIGKILL:
         os.killpg(proc.pid, sig)  # the parent and its workers, mid-write or not
     else:
@@ -133,8 +131,20 @@ def test_interrupted_batch_resumes_without_loss_or_duplicates(tmp_path: Path, si
     assert _session_ends(proc.pid), "worker processes outlived the batch"
     kept = load(str(out), repair=False).rows
     assert 3 <= len(kept) < 400
-    result = subprocess.run([*BATCH, "-n", "12", "-d", "3", "-o", str(out), "--json"],
-                            capture_output=True, text=True, timeout=300)
+    _assert_resumes([*BATCH, "-d", "3", "-o", str(out), "--json"], out)
+
+
+def _wait_for_games(out: Path, games: int) -> None:
+    """Waits up to 60 s for ``out`` to hold ``games`` lines."""
+    deadline = time.time() + 60
+    while time.time() < deadline and (not out.exists() or out.read_text().count("\n") < games):
+        time.sleep(0.05)
+
+
+def _assert_resumes(command: list[str], out: Path) -> None:
+    """``command -n 12`` (a batch with --json writing ``out``) plays what an
+    interrupted run left of seeds 0-11, and nothing twice."""
+    result = subprocess.run([*command, "-n", "12"], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     seeds = [r["seed"] for r in load(str(out)).rows]
     assert len(seeds) == len(set(seeds))                      # nothing twice
@@ -262,9 +272,7 @@ def test_killed_worker_is_reported_and_games_kept(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     proc = subprocess.Popen([*BATCH, "-n", "400", "-d", "3", "-j", "2", "-o", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 60
-    while time.time() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
-        time.sleep(0.05)
+    _wait_for_games(out, 3)
     # Workers are forked by a fork server, a child of the batch: its children.
     workers = [w for child in _children(proc.pid) for w in _children(child)]
     assert workers, "no worker processes found"
@@ -327,15 +335,10 @@ def test_interrupted_cluster_batch_keeps_its_games_and_resumes(tmp_path: Path, s
         command = [*BATCH, "-d", "3", "-o", str(out), "--json", "--scheduler", cluster.scheduler_address]
         proc = subprocess.Popen([*command, "-n", "400"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True, preexec_fn=default_sigint)
-        deadline = time.time() + 60
-        while time.time() < deadline and (not out.exists() or out.read_text().count("\n") < 3):
-            time.sleep(0.05)
+        _wait_for_games(out, 3)
         proc.send_signal(sig)
         _assert_interrupted_and_kept(proc, out)
-        result = subprocess.run([*command, "-n", "12"], capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
-    seeds = [r["seed"] for r in load(str(out)).rows]
-    assert len(seeds) == len(set(seeds)) and set(range(12)) <= set(seeds)
+        _assert_resumes(command, out)
 
 
 def test_a_scheduler_with_no_worker_is_one_line_not_a_wait(monkeypatch: pytest.MonkeyPatch) -> None:
