@@ -55,7 +55,7 @@ CHUNK_SECONDS = 0.25
 MAX_CHUNK = 1024
 # How often a local worker checks that the batch that started it is still there.
 PARENT_POLL_SECONDS = 0.5
-# How often a local batch looks for a Ctrl-C or SIGTERM it holds (_held_stop_signals).
+# How often a batch looks for a Ctrl-C or SIGTERM it holds (_held_stop_signals).
 SIGNAL_POLL_SECONDS = 0.1
 # Dask's own timeout covers connecting, not the scheduler's answer: a port that
 # accepts and stays silent would hang forever, so the caller stops waiting at
@@ -492,7 +492,8 @@ def run_local(seeds: Iterable[int], settings: Settings | SearchSettings, jobs: i
 @contextmanager
 def _held_stop_signals() -> Iterator[Callable[[], None]]:
     """Holds Ctrl-C and SIGTERM, where the caller handles them in Python, until
-    the batch calls the function it yields, between two waits on the pool.
+    the batch calls the function it yields, between two waits on the pool
+    (or the cluster), where no game's rows are half handed on.
 
     Python raises a handler's KeyboardInterrupt at whatever line the main
     thread is on. Inside concurrent.futures' wait that can be between taking
@@ -674,17 +675,23 @@ def run_cluster(seeds: Iterable[int], settings: Settings | SearchSettings, addre
         for _ in range(2 * workers):
             if planner.pending:
                 submit()
-        for future in futures:
-            try:
-                rows = future.result()
-            except BatchError:
-                raise
-            except (Exception, asyncio.CancelledError) as error:  # a game, a worker or the scheduler
-                raise BatchError(f"a game failed on the cluster: {_describe(error)}") from None
-            planner.record(rows)
-            on_rows(rows)
-            if planner.pending:
-                submit()
+        with _held_stop_signals() as deliver_held_signal:
+            while not futures.is_empty():
+                for future in futures.next_batch(block=False):
+                    try:
+                        rows = future.result()
+                    except BatchError:
+                        raise
+                    except (Exception, asyncio.CancelledError) as error:  # a game, a worker or the scheduler
+                        raise BatchError(f"a game failed on the cluster: {_describe(error)}") from None
+                    planner.record(rows)
+                    on_rows(rows)
+                    if planner.pending:
+                        submit()
+                deliver_held_signal()
+                if not futures.has_ready():
+                    time.sleep(SIGNAL_POLL_SECONDS)
+        deliver_held_signal()
     finally:
         client.close()
 
