@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import signal
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -233,5 +234,7 @@ def bench_module(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    # Registered first, as an import would: a dataclass looks its module up there.
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
