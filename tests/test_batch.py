@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -666,3 +667,15 @@ def test_malformed_table_sums_are_refused() -> None:
     # Tables known by label alone (built in memory, not read from files) record none.
     assert game_row(play_game(0, depth=1), Settings(depth=1, tables_dir="/t", table_set=labels,
                                                       table_trust=(0.9, 0.0)))["table_sums"] is None
+
+
+def test_the_cluster_loop_sleeps_little_after_a_chunk_and_at_most_the_signal_poll() -> None:
+    from solve2048.batch import SIGNAL_POLL_SECONDS, _IdleWait
+
+    idle = _IdleWait()
+    waits = [idle.next() for _ in range(12)]
+    assert waits[0] == _IdleWait.FIRST_SECONDS < SIGNAL_POLL_SECONDS
+    assert all(b == min(2 * a, SIGNAL_POLL_SECONDS) for a, b in itertools.pairwise(waits))
+    assert waits[-1] == SIGNAL_POLL_SECONDS    # a held Ctrl-C waits at most this
+    idle.reset()
+    assert idle.next() == _IdleWait.FIRST_SECONDS
