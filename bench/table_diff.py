@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solve2048.tables import HEADER, HEADER_SIZE
+from solve2048.tables import HEADER, HEADER_SIZE, MAGIC, VERSION
 
 CHUNK = 1 << 27      # entries compared at once (128 MB of each file)
 STEPS = 60           # the stored probability's steps (docs/formats.md)
@@ -64,10 +64,10 @@ def header_of(path: Path) -> tuple[int, ...]:
     if len(head) < HEADER.size:
         raise ValueError(f"{path}: too short for a table file")
     magic, version, frozen, goal, shape, entries, _checksum = HEADER.unpack(head)
-    if magic != b"S2048EGT":
+    if magic != MAGIC:
         raise ValueError(f"{path}: not a table file (bad magic)")
-    if version != 2:
-        raise ValueError(f"{path}: format version {version}; this compares version 2 (one byte an entry)")
+    if version != VERSION:
+        raise ValueError(f"{path}: format version {version}; this compares version {VERSION} (one byte an entry)")
     if path.stat().st_size != HEADER_SIZE + entries:
         raise ValueError(f"{path}: {path.stat().st_size} bytes, expected {HEADER_SIZE + entries}")
     return version, frozen, goal, shape, entries
