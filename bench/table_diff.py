@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solve2048.tables import HEADER, HEADER_SIZE, MAGIC, VERSION
+from solve2048.tables import HEADER_SIZE, VERSION, TableError, read_fields
 
 CHUNK = 1 << 27      # entries compared at once (128 MB of each file)
 STEPS = 60           # the stored probability's steps (docs/formats.md)
@@ -58,18 +58,14 @@ class Difference:
 
 
 def header_of(path: Path) -> tuple[int, ...]:
-    """The formation fields of a table file's header: version, frozen, goal, shape, entries."""
-    with path.open("rb") as f:
-        head = f.read(HEADER.size)
-    if len(head) < HEADER.size:
-        raise ValueError(f"{path}: too short for a table file")
-    magic, version, frozen, goal, shape, entries, _checksum = HEADER.unpack(head)
-    if magic != MAGIC:
-        raise ValueError(f"{path}: not a table file (bad magic)")
+    """The formation fields of a table file's header: version, frozen, goal,
+    shape, entries. Not read_header: a trial build may have other caps, so
+    other entry counts, than this solve2048's table of its formation."""
+    stat, (version, frozen, goal, shape, entries, _checksum) = read_fields(path)
     if version != VERSION:
         raise ValueError(f"{path}: format version {version}; this compares version {VERSION} (one byte an entry)")
-    if path.stat().st_size != HEADER_SIZE + entries:
-        raise ValueError(f"{path}: {path.stat().st_size} bytes, expected {HEADER_SIZE + entries}")
+    if stat.st_size != HEADER_SIZE + entries:
+        raise ValueError(f"{path}: {stat.st_size} bytes, expected {HEADER_SIZE + entries}")
     return version, frozen, goal, shape, entries
 
 
@@ -107,7 +103,7 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         print(report(compare(Path(argv[0]), Path(argv[1]))))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, TableError) as exc:
         print(f"table_diff: {exc}", file=sys.stderr)
         return 2
     return 0

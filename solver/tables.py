@@ -244,10 +244,10 @@ def remember_checked(path: Path, checksum: int) -> None:
     _remember_checked(path, _stamp_of(path.stat(), checksum))
 
 
-def read_header(path: Path, spec: TableSpec, version: int = VERSION) -> tuple[os.stat_result, int]:
-    """Checks that ``path`` is a whole table file of ``spec`` in format
-    ``version``; returns its stat and the checksum its header records. Raises
-    TableError."""
+def read_fields(path: Path) -> tuple[os.stat_result, tuple[int, int, int, int, int, int]]:
+    """The stat of ``path`` and its header's fields after the magic (version,
+    frozen, goal, shape, entries, checksum), checked only for being a table
+    file at all. Raises TableError."""
     try:
         stat = path.stat()
         with path.open("rb") as f:
@@ -256,9 +256,17 @@ def read_header(path: Path, spec: TableSpec, version: int = VERSION) -> tuple[os
         raise TableError(f"{path}: cannot read: {e.strerror or e}") from None
     if len(head) < HEADER.size:
         raise TableError(f"{path}: not a table file (too short)")
-    magic, found, frozen, goal, shape, entries, expected = HEADER.unpack(head)
+    magic, *fields = HEADER.unpack(head)
     if magic != MAGIC:
         raise TableError(f"{path}: not a table file (bad magic)")
+    return stat, tuple(fields)
+
+
+def read_header(path: Path, spec: TableSpec, version: int = VERSION) -> tuple[os.stat_result, int]:
+    """Checks that ``path`` is a whole table file of ``spec`` in format
+    ``version``; returns its stat and the checksum its header records. Raises
+    TableError."""
+    stat, (found, frozen, goal, shape, entries, expected) = read_fields(path)
     if found == OLD_VERSION and version == VERSION:
         raise OutdatedTableError(f"{path}: table format version 1 (16-bit entries); "
                                  "`solve2048 tables build` converts it in about a minute")

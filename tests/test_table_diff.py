@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from helpers import bench_module
 
-from solve2048.tables import HEADER, HEADER_SIZE
+from solve2048.tables import HEADER, HEADER_SIZE, MAGIC, VERSION
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -20,8 +20,8 @@ def diff():
 
 
 def table_file(path: Path, entries: list[tuple[int, int]], goal: int = 9) -> Path:
-    """A version-2 file of (step, move) entries; the tool reads no formation but the header's."""
-    head = HEADER.pack(b"S2048EGT", 2, 6, goal, 2, len(entries), 0).ljust(HEADER_SIZE, b"\0")
+    """A file of (step, move) entries in this format; the tool reads no formation but the header's."""
+    head = HEADER.pack(MAGIC, VERSION, 6, goal, 2, len(entries), 0).ljust(HEADER_SIZE, b"\0")
     path.write_bytes(head + bytes(step << 2 | move for step, move in entries))
     return path
 
@@ -54,7 +54,7 @@ def test_chunks_add_up_to_the_whole(diff, tmp_path: Path, monkeypatch: pytest.Mo
 @pytest.mark.parametrize("second, message", [
     (lambda p: table_file(p, SECOND, goal=10), "are not the same formation"),
     (lambda p: table_file(p, SECOND[:4]), "are not the same formation"),
-    (lambda p: p.write_bytes(b"S2048EGT"), "too short for a table file"),
+    (lambda p: p.write_bytes(MAGIC), "not a table file (too short)"),
     (lambda p: p.write_bytes(b"x" * 80), "bad magic"),
 ])
 def test_bad_files_get_one_line_and_exit_2(tmp_path: Path, second, message: str) -> None:
