@@ -61,7 +61,7 @@ def header_of(path: Path) -> tuple[int, ...]:
     """The formation fields of a table file's header: version, frozen, goal,
     shape, entries. Not read_header: a trial build may have other caps, so
     other entry counts, than this solve2048's table of its formation."""
-    stat, (version, frozen, goal, shape, entries, _checksum) = read_fields(path)
+    stat, (version, frozen, goal, shape, entries, _checksum, _builder) = read_fields(path)
     if version != VERSION:
         raise ValueError(f"{path}: format version {version}; this compares version {VERSION} (one byte an entry)")
     if stat.st_size != HEADER_SIZE + entries:

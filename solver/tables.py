@@ -17,11 +17,19 @@ in the low 2 bits, the probability in steps of 1/60, rounded down, in the high
 6; see eg_store in csrc/formations.h)::
 
     magic "S2048EGT" | version u32 | frozen u32 | goal u32 | shape u32
-    | entries u64 | checksum u64 | zeros up to 64 bytes
+    | entries u64 | checksum u64 | builder revision u32 | zeros up to 64 bytes
 
 Version 1 files held 16-bit entries (14-bit probabilities); ``tables build``
 converts them to version 2 without solving them again
 (``solve2048.tables_build.convert``).
+
+The builder revision names the builder that solved the entries. Two builders
+of one format may still disagree on a move (the precision a layer is solved
+with changes which of two near moves wins), and a game is the same bit for
+bit only on the same tables; so a file of another revision is treated as
+outdated: refused by the playing commands and built again by ``tables
+build``. Every file of format 2 written before the field existed holds 0
+there, the revision of the builder that wrote them.
 
 A file is only ever written under a temporary name and renamed when complete,
 and it is loaded only when its header, size and checksum all agree, so a torn
@@ -56,7 +64,11 @@ OLD_VERSION = 1   # 16-bit entries, converted by tables build
 # A stored probability is rounded down to a multiple of this (eg_store in
 # csrc/formations.h): the answer of a table stands for a range that wide.
 PROBABILITY_STEP = 1 / 60
-HEADER = struct.Struct("<8sIIIIQQ")
+# The builder whose entries this solve2048 writes and reads. Raise it with
+# any change to csrc/tables_build.c or eg_store that changes an entry: the
+# known-answer test of tests/test_tables_files.py says when that happened.
+BUILDER_REVISION = 0
+HEADER = struct.Struct("<8sIIIIQQI")
 HEADER_SIZE = 64
 ENV_DIR = "SOLVE2048_TABLES"
 SUFFIX = ".egt"
@@ -72,7 +84,7 @@ class TableError(Solve2048Error):
 
 
 class OutdatedTableError(TableError):
-    """A sound table file of an earlier version (format or caps), which ``tables build`` updates."""
+    """A sound table file of an earlier version (format, caps or builder), which ``tables build`` updates."""
 
 
 SHAPES = ("snake", "block", "chain", "entry")   # csrc/formations.h: EG_SNAKE .. EG_ENTRY
@@ -209,7 +221,7 @@ def default_dir() -> Path:
 
 
 def header_bytes(spec: TableSpec, checksum: int) -> bytes:
-    head = HEADER.pack(MAGIC, VERSION, spec.frozen, spec.goal, spec.shape, spec.entries, checksum)
+    head = HEADER.pack(MAGIC, VERSION, spec.frozen, spec.goal, spec.shape, spec.entries, checksum, BUILDER_REVISION)
     return head.ljust(HEADER_SIZE, b"\0")
 
 
@@ -244,10 +256,10 @@ def remember_checked(path: Path, checksum: int) -> None:
     _remember_checked(path, _stamp_of(path.stat(), checksum))
 
 
-def read_fields(path: Path) -> tuple[os.stat_result, tuple[int, int, int, int, int, int]]:
+def read_fields(path: Path) -> tuple[os.stat_result, tuple[int, int, int, int, int, int, int]]:
     """The stat of ``path`` and its header's fields after the magic (version,
-    frozen, goal, shape, entries, checksum), checked only for being a table
-    file at all. Raises TableError."""
+    frozen, goal, shape, entries, checksum, builder revision), checked only for
+    being a table file at all. Raises TableError."""
     try:
         stat = path.stat()
         with path.open("rb") as f:
@@ -266,7 +278,10 @@ def read_header(path: Path, spec: TableSpec, version: int = VERSION) -> tuple[os
     """Checks that ``path`` is a whole table file of ``spec`` in format
     ``version``; returns its stat and the checksum its header records. Raises
     TableError."""
-    stat, (found, frozen, goal, shape, entries, expected) = read_fields(path)
+    stat, (found, frozen, goal, shape, entries, expected, builder) = read_fields(path)
+    if found in (VERSION, OLD_VERSION) and builder != BUILDER_REVISION:
+        raise OutdatedTableError(f"{path}: built by builder revision {builder}, this solve2048's is "
+                                 f"{BUILDER_REVISION}; `solve2048 tables build` builds it again")
     if found == OLD_VERSION and version == VERSION:
         raise OutdatedTableError(f"{path}: table format version 1 (16-bit entries); "
                                  "`solve2048 tables build` converts it in about a minute")

@@ -98,7 +98,7 @@ def write_format_1(path, spec, built) -> None:
     """A table file as solve2048 wrote them before 2026-12-05 (16-bit entries)."""
     from solve2048.tables import HEADER, HEADER_SIZE, MAGIC
 
-    head = HEADER.pack(MAGIC, 1, spec.frozen, spec.goal, spec.shape, spec.entries, _fnv_of_16_bit_entries(built))
+    head = HEADER.pack(MAGIC, 1, spec.frozen, spec.goal, spec.shape, spec.entries, _fnv_of_16_bit_entries(built), 0)
     path.write_bytes(head.ljust(HEADER_SIZE, b"\0") + built.astype("<u2").tobytes())
 
 

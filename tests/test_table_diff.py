@@ -21,7 +21,7 @@ def diff():
 
 def table_file(path: Path, entries: list[tuple[int, int]], goal: int = 9) -> Path:
     """A file of (step, move) entries in this format; the tool reads no formation but the header's."""
-    head = HEADER.pack(MAGIC, VERSION, 6, goal, 2, len(entries), 0).ljust(HEADER_SIZE, b"\0")
+    head = HEADER.pack(MAGIC, VERSION, 6, goal, 2, len(entries), 0, 0).ljust(HEADER_SIZE, b"\0")
     path.write_bytes(head + bytes(step << 2 | move for step, move in entries))
     return path
 

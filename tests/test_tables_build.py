@@ -184,3 +184,19 @@ def test_the_entry_caps_are_the_oracles_up_to_goal_512(goal):
     bottom = {caps[cell] for cell in (12, 13, 14, 15)}
     assert bottom == ({5} if goal >= 9 else {goal - 2})
     assert caps[6] == goal and {caps[c] for c in (3, 7, 8, 9, 10, 11)} == {goal - 1}
+
+
+# The checksums of the entries BUILDER_REVISION's builder solves: the first is
+# the default set's entry-11:32, as every results file since 2026-12-05
+# records it (table_sums). A builder change that fails this has changed what
+# installed tables hold: raise BUILDER_REVISION in solver/tables.py, so that
+# `tables build` builds them again, and write the new sums here.
+BUILT_SUMS = {TableSpec(5, 5, ENTRY): 0x7BCFBFA7AA70B0D5, TableSpec(6, 6, CHAIN): 0xF95FFB5D1D2DCB58}
+
+
+@pytest.mark.parametrize("spec", BUILT_SUMS, ids=str)
+def test_the_builder_solves_the_entries_of_its_revision(spec):
+    from solve2048.tables import BUILDER_REVISION, checksum
+
+    assert BUILDER_REVISION == 0, "new sums for a new builder revision: see BUILT_SUMS"
+    assert checksum(compute_stored(spec, jobs=2)) == BUILT_SUMS[spec]

@@ -8,7 +8,16 @@ import pytest
 from helpers import damage_entries, write_format_1
 
 from solve2048 import tables_build
-from solve2048.tables import CHAIN, HEADER_SIZE, OutdatedTableError, TableError, TableSpec, load, open_table
+from solve2048.tables import (
+    BUILDER_REVISION,
+    CHAIN,
+    HEADER_SIZE,
+    OutdatedTableError,
+    TableError,
+    TableSpec,
+    load,
+    open_table,
+)
 from solve2048.tables_build import build_all, compute, compute_stored, save, store
 
 
@@ -106,6 +115,24 @@ def test_a_damaged_format_1_file_is_built_again_not_converted(tmp_path):
     [report] = build_all(tmp_path, (spec,))
     assert report.built and not report.converted
     assert np.array_equal(open_table(path, spec, recheck=True), store(built))
+
+
+@pytest.mark.parametrize("revision", [1, 7])
+def test_a_file_of_another_builder_is_outdated_then_built_again(tmp_path, revision):
+    spec = TableSpec(11, 4)
+    path = save(spec, compute(spec), tmp_path)
+    assert path.read_bytes()[40:44] == BUILDER_REVISION.to_bytes(4, "little")
+    data = bytearray(path.read_bytes())
+    data[40:44] = revision.to_bytes(4, "little")               # the header's builder revision
+    path.write_bytes(bytes(data))
+    with pytest.raises(OutdatedTableError, match=rf"built by builder revision {revision}, .* builds it again"):
+        open_table(path, spec)
+    installed = load(tmp_path, (spec,))
+    assert installed.outdated == [spec] and not installed.problems and not len(installed.tables)
+    [report] = build_all(tmp_path, (spec,))
+    assert report.built and not report.converted
+    assert path.read_bytes()[40:44] == BUILDER_REVISION.to_bytes(4, "little")
+    assert np.array_equal(open_table(path, spec, recheck=True), store(compute(spec)))
 
 
 def test_a_file_built_with_other_caps_says_so(tmp_path):
