@@ -89,16 +89,24 @@ def test_build_all_skips_finished_tables(tmp_path):
     assert first[0].built and not again[0].built
 
 
+def outdated_until_built(directory, spec, problem):
+    """Checks that the table of ``spec`` in ``directory`` is refused as
+    outdated, saying ``problem`` (a pattern), and loaded as outdated, not
+    damaged; then builds it and returns the build's report."""
+    with pytest.raises(OutdatedTableError, match=problem):
+        open_table(directory / spec.filename, spec)
+    installed = load(directory, (spec,))
+    assert installed.outdated == [spec] and not installed.problems and not len(installed.tables)
+    [report] = build_all(directory, (spec,))
+    return report
+
+
 @pytest.mark.parametrize("spec", [TableSpec(11, 4), TableSpec(13, 5)])   # 1,024 and 125 entries
 def test_a_format_1_file_is_refused_then_converted_by_build(tmp_path, spec):
     built = compute(spec)
     path = tmp_path / spec.filename
     write_format_1(path, spec, built)
-    with pytest.raises(OutdatedTableError, match=r"version 1 .*tables build. converts it"):
-        open_table(path, spec)
-    installed = load(tmp_path, (spec,))
-    assert installed.outdated == [spec] and not installed.problems and not len(installed.tables)
-    [report] = build_all(tmp_path, (spec,))
+    report = outdated_until_built(tmp_path, spec, r"version 1 .*tables build. converts it")
     assert report.converted and not report.built
     assert np.array_equal(open_table(path, spec, recheck=True), store(built))
     assert not list(tmp_path.glob("*.partial"))
@@ -125,11 +133,7 @@ def test_a_file_of_another_builder_is_outdated_then_built_again(tmp_path, revisi
     data = bytearray(path.read_bytes())
     data[40:44] = revision.to_bytes(4, "little")               # the header's builder revision
     path.write_bytes(bytes(data))
-    with pytest.raises(OutdatedTableError, match=rf"built by builder revision {revision}, .* builds it again"):
-        open_table(path, spec)
-    installed = load(tmp_path, (spec,))
-    assert installed.outdated == [spec] and not installed.problems and not len(installed.tables)
-    [report] = build_all(tmp_path, (spec,))
+    report = outdated_until_built(tmp_path, spec, rf"built by builder revision {revision}, .* builds it again")
     assert report.built and not report.converted
     assert path.read_bytes()[40:44] == BUILDER_REVISION.to_bytes(4, "little")
     assert np.array_equal(open_table(path, spec, recheck=True), store(compute(spec)))
