@@ -66,7 +66,7 @@ OLD_VERSION = 1   # 16-bit entries, converted by tables build
 PROBABILITY_STEP = 1 / 60
 # The builder whose entries this solve2048 writes and reads. Raise it with
 # any change to csrc/tables_build.c or eg_store that changes an entry: the
-# known-answer test of tests/test_tables_files.py says when that happened.
+# known-answer test of tests/test_tables_build.py says when that happened.
 BUILDER_REVISION = 0
 HEADER = struct.Struct("<8sIIIIQQI")
 HEADER_SIZE = 64
