@@ -9,8 +9,9 @@ boards reached 32768 1.4, 1.8 and 1.9 points less often. So each screen is
 paired here with the run, with every replay, and with the mean of them all a
 seed, whose own chance variance is a quarter of one play's with four.
 
-Usage: python bench/phase_screen.py FILE... [--run RUN] [--tries TRIES|none]
-  (by default the depth-5 phase 2 of bench/results: RUN and TRIES below).
+Usage: python bench/phase_screen.py FILE... [--run RUN] [--tries TRIES|none] [--peer]
+  (by default the depth-5 phase 2 of bench/results: RUN and TRIES below;
+  --peer: the files are bench/peer_phase.py's, another program's play).
 Prints for each FILE: its games and how many reach 32768, the games that are
 the run's own, the moves/s in the phase (after the stops, as `solve2048
 stats` counts them), and the paired difference at 32768 in points with
@@ -69,16 +70,30 @@ def mean_base(bases: list[Mapping[int, int]]) -> dict[int, float]:
 def report(path: Path, run: Path = RUN, tries: Path | None = TRIES) -> str:
     rows = load(str(path), repair=False).rows
     run_rows = {r["seed"]: r for r in load(str(run), repair=False).rows}
-    trial = reached(rows)
     same = sum(1 for r in rows if r["seed"] in run_rows and same_game(r, run_rows[r["seed"]]))
     moves, seconds = played_on(rows)
-    bases = [("the run", reached(run_rows.values()))]
+    return against_baselines(path, reached(rows), f"{same:,} the run's own", moves, seconds, run_rows.values(), tries)
+
+
+def report_peer(path: Path, run: Path = RUN, tries: Path | None = TRIES) -> str:
+    """report, for the lines of bench/peer_phase.py (another program's play)."""
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    moves, seconds = sum(r["moves"] for r in rows), sum(r["seconds"] for r in rows)
+    illegal = f"{sum(r['illegal'] for r in rows):,} answers not a legal move"
+    return against_baselines(path, reached(rows), illegal, moves, seconds, load(str(run), repair=False).rows, tries)
+
+
+def against_baselines(path: Path, trial: Mapping[int, int], note: str, moves: float, seconds: float,
+                      run_rows: Iterable[Mapping[str, Any]], tries: Path | None) -> str:
+    """The lines of a report: the trial's games, then its paired difference
+    with the run, each replay and their mean."""
+    bases = [("the run", reached(run_rows))]
     if tries is not None:
         bases += [(f"replay {k}", outcomes) for k, outcomes in sorted(read_tries(tries).items())]
     if len(bases) > 1:
         bases.append((f"the mean of all {len(bases)}", mean_base([b for _, b in bases])))
     lines = [f"{path.name}: {len(trial):,} games, {GOAL} in {sum(trial.values()):,}; "
-             f"{same:,} the run's own; {moves / seconds if seconds else float('nan'):,.0f} moves/s in the phase"]
+             f"{note}; {moves / seconds if seconds else float('nan'):,.0f} moves/s in the phase"]
     for name, base in bases:
         n, diff, se = paired(trial, base)
         share = statistics.fmean(base[s] for s in trial if s in base) if n else float("nan")
@@ -91,10 +106,12 @@ def main(argv: list[str]) -> None:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
     parser.add_argument("--run", type=Path, default=RUN, help="the package's own run of the phase")
     parser.add_argument("--tries", type=Path, default=TRIES, help="its replays (phase_rollouts.py); 'none' for none")
+    parser.add_argument("--peer", action="store_true",
+                        help="the files are bench/peer_phase.py's lines, another program's play")
     a = parser.parse_args(argv)
     tries = None if str(a.tries) == "none" else a.tries
     for path in a.files:
-        print(report(path, a.run, tries))
+        print((report_peer if a.peer else report)(path, a.run, tries))
 
 
 if __name__ == "__main__":

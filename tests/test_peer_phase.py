@@ -1,0 +1,111 @@
+"""bench/peer_phase.py: another program's moves on our stopped games. Given our
+own choice, it plays the game our game loop plays; it speaks the tables AI's
+server protocol; and bench/phase_screen.py --peer pairs its lines."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+from helpers import bench_module
+
+from solve2048 import Board
+from solve2048.batch import Settings, run_local, stopped_game
+from solve2048.decide import decide
+from solve2048.moves import Move
+from solve2048.selfplay import Game
+from solve2048.settings import SearchSettings
+
+
+@pytest.fixture(scope="module")
+def peer():
+    return bench_module("peer_phase")
+
+
+@pytest.fixture(scope="module")
+def stopped() -> list[dict]:
+    rows: list[dict] = []
+    run_local(range(4), Settings(depth=1, stop_at=256), 1, rows.extend)
+    held = [r for r in rows if r["state"] is not None]
+    assert held
+    return held
+
+
+def test_with_our_own_moves_it_plays_the_game_our_loop_plays(peer, stopped) -> None:
+    settings = SearchSettings(depth=2, tables=None, threads=1)
+    for row in stopped:
+        ours = peer.play_on(row, lambda board: decide(board, settings, values=False).move)
+        loop = Game(row["seed"], settings, resume=stopped_game(row)).run()
+        assert ours["final_board"] == loop.final_board.hex() and ours["moves"] == loop.moves - row["moves"]
+        assert ours["max_tile"] == loop.max_tile and ours["illegal"] == 0
+
+
+def test_an_answer_that_is_no_legal_move_is_counted_and_replaced(peer, stopped) -> None:
+    result = peer.play_on(stopped[0], lambda board: None)
+    assert result["illegal"] == result["moves"] > 0
+    assert Board.parse(result["final_board"]).is_game_over()
+
+
+def test_the_request_reads_the_ranks_in_reading_order(peer) -> None:
+    board = Board.parse("2 4 . . / . . . 8 / . . . . / 32768 . . 65536")
+    assert peer.request(board) == b"GET /move?board=" + b"1200" + b"0003" + b"0000" + b"F00G"
+    with pytest.raises(ValueError, match="131072"):
+        peer.request(Board.parse("131072 . . . / . . . . / . . . . / . . . 2"))
+
+
+def test_the_reply_names_a_move_or_none(peer) -> None:
+    reply = b"HTTP/1.1 200 OK\nContent-Type: text/plain\nContent-Length: 1\n\n"
+    assert [peer.answer(reply + c) for c in (b"u", b"d", b"l", b"r", b"g", b"")] == \
+        [Move.UP, Move.DOWN, Move.LEFT, Move.RIGHT, None, None]
+
+
+def test_a_server_answers_over_one_connection(peer) -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+    asked: list[bytes] = []
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            for letter in (b"l", b"d"):
+                asked.append(conn.recv(4096))
+                conn.sendall(b"HTTP/1.1 200 OK\nContent-Length: 1\n\n" + letter)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    server = peer.Server(listener.getsockname()[1])
+    board = Board.parse("2 . . . / . . . . / . . . . / . . . 2")
+    assert [server(board), server(board)] == [Move.LEFT, Move.DOWN]
+    thread.join(5)
+    listener.close()
+    assert asked == [peer.request(board)] * 2
+
+
+def test_the_screen_pairs_a_peers_lines_with_the_run(peer, tmp_path: Path) -> None:
+    screen = bench_module("phase_screen")
+    run = tmp_path / "run.jsonl"
+    lines = tmp_path / "peer.jsonl"
+    rows: list[dict] = []
+    run_local(range(4), Settings(depth=1, stop_at=64), 1, rows.extend)
+    run.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    # The peer reaches the goal where the run did not, and not where it did.
+    flipped = [{"seed": r["seed"], "max_tile": 0 if r["max_tile"] >= screen.GOAL else screen.GOAL,
+                "moves": 10, "seconds": 1.0, "illegal": 0} for r in rows]
+    lines.write_text("".join(json.dumps(r) + "\n" for r in flipped))
+    text = screen.report_peer(lines, run, None)
+    assert f"{len(rows)} games, 32768 in {len(rows)}; 0 answers not a legal move; 10 moves/s" in text
+    assert f"against the run,             0.0% of {len(rows)} there: +100.0 ± 0.0 points" in text
+
+
+def test_agreement_counts_the_boards_where_both_choose_the_same(peer, stopped) -> None:
+    settings = SearchSettings(depth=1, tables=None, threads=1)
+
+    def ours(board):
+        return decide(board, settings, values=False).move, "search"
+
+    same = peer.agreement(stopped, ours, lambda board: decide(board, settings, values=False).move)
+    never = peer.agreement(stopped, ours, lambda board: None)
+    moves = sum(Game(r["seed"], settings, resume=stopped_game(r)).run().moves - r["moves"] for r in stopped)
+    assert same == {("search", True): moves} and never == {("search", False): moves}
