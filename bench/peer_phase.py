@@ -37,7 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from solve2048 import Board
+from solve2048.human_game import HumanGame
 from solve2048.moves import Move
+from solve2048.results import load
 from solve2048.rng import Rng
 from solve2048.selfplay import GameState
 
@@ -82,22 +84,19 @@ class Server:
 
 def play_on(row: dict[str, Any], choose: Chooser) -> dict[str, Any]:
     """Plays the stopped game of results line ``row`` on to GOAL, or its end."""
-    board = Board.parse(row["final_board"])
-    rng = Rng(0)
-    rng.state = list(GameState.from_json(row["state"]).rng)
-    moves = illegal = 0
+    # The terminal game's step is the rules' move and the generator's spawn.
+    game = HumanGame(Board.parse(row["final_board"]), Rng.from_state(GameState.from_json(row["state"]).rng),
+                     row["seed"])
+    illegal = 0
     start = time.perf_counter()
-    while board.max_tile < GOAL and (legal := board.legal_moves()):
-        move = choose(board)
+    while game.board.max_tile < GOAL and (legal := game.board.legal_moves()):
+        move = choose(game.board)
         if move not in legal:
             illegal += 1
             move = legal[0]
-        board, _ = board.move(move)
-        cell, value = rng.spawn(list(board.cells))
-        board = board.with_tile(cell, value)
-        moves += 1
-    return {"seed": row["seed"], "max_tile": board.max_tile, "moves": moves, "final_board": board.hex(),
-            "illegal": illegal, "seconds": round(time.perf_counter() - start, 3)}
+        game.move(move)
+    return {"seed": row["seed"], "max_tile": game.board.max_tile, "moves": game.moves,
+            "final_board": game.board.hex(), "illegal": illegal, "seconds": round(time.perf_counter() - start, 3)}
 
 
 def agreement(rows: Iterable[dict[str, Any]], ours: Callable[[Board], tuple[Move, str]],
@@ -118,18 +117,17 @@ def agreement(rows: Iterable[dict[str, Any]], ours: Callable[[Board], tuple[Move
 
 def stopped_games(path: Path, first: int, last: int, done: set[int]) -> Iterator[dict[str, Any]]:
     """The games of a results file that stopped (not ended), in its order."""
-    for line in path.read_text().splitlines():
-        row = json.loads(line)
-        if row.get("state") and first <= row["seed"] <= last and row["seed"] not in done:
+    for row in load(str(path), repair=False).rows:
+        if row.get("state") is not None and first <= row["seed"] <= last and row["seed"] not in done:
             yield row
 
 
 def print_agreement(stops: Path, games: int, server: Server) -> None:
     from solve2048.decide import decide
     from solve2048.settings import SearchSettings
-    from solve2048.tables import load
+    from solve2048.tables import load as load_tables
 
-    settings = SearchSettings(depth=5, tables=load().tables, threads=1)
+    settings = SearchSettings(depth=5, tables=load_tables().tables, threads=1)
 
     def ours(board: Board) -> tuple[Move, str]:
         d = decide(board, settings, values=False)

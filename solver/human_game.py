@@ -141,8 +141,7 @@ class HumanGame:
         if not board.max_tile:
             # No game has an empty board, and no move could ever change one.
             raise InvalidArgumentError("bad board: no tiles")
-        rng = Rng(0)
-        rng.state = list(rng_state)
+        rng = Rng.from_state(rng_state)
         record = data.get("record")
         # A record name of any other shape is dropped, not followed: the game goes on
         # in a new record rather than writing where a hostile save points.

@@ -32,6 +32,14 @@ class Rng:
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
             self.state.append(z ^ (z >> 31))
 
+    @classmethod
+    def from_state(cls, words: list[int] | tuple[int, ...]) -> Rng:
+        """The generator at a state recorded earlier (four 64-bit words, as
+        ``state`` holds them), to go on drawing where it stopped."""
+        rng = cls.__new__(cls)
+        rng.state = list(words)
+        return rng
+
     def next(self) -> int:
         s = self.state
         result = (_rotl((s[1] * 5) & MASK64, 7) * 9) & MASK64

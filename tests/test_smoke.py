@@ -21,3 +21,14 @@ def test_rng_matches_the_python_twin() -> None:
         for n in (1, 2, 3, 10, 16, 7, 1 << 31, 5):
             assert lib.s2048_rng_below(c, n) == py.below(n)
         assert [lib.s2048_rng_next(c) for _ in range(100)] == [py.next() for _ in range(100)]
+
+
+def test_a_generator_from_a_recorded_state_draws_on_as_the_original() -> None:
+    from solve2048.rng import Rng
+
+    original = Rng(2048)
+    for _ in range(37):
+        original.next()
+    resumed = Rng.from_state(tuple(original.state))
+    assert [resumed.next() for _ in range(100)] == [original.next() for _ in range(100)]
+    assert resumed.state is not original.state
