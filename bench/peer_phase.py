@@ -11,9 +11,11 @@ order, one digit each (0-9, then A-G), answered by an HTTP reply whose body is
 one letter, u, l, r or d (or g: no move). An answer that is not a legal move is
 counted, and the first legal move played instead.
 
-Usage: python bench/peer_phase.py PORT OUT [--stops FILE] [--first SEED] [--last SEED]
-Writes one JSON line a game to OUT as it ends (seed, max_tile, moves,
-final_board, illegal, seconds) and resumes: seeds already in OUT are skipped.
+Usage: python bench/peer_phase.py PORT OUT [--stops FILE] [--goal TILE] [--first SEED] [--last SEED]
+Writes one JSON line a game to OUT as it ends (seed, max_tile, score of the
+whole game, moves after the stop, final_board, illegal, seconds) and resumes:
+seeds already in OUT are skipped. The last phase: `--stops
+bench/results/depth5-stop32768.jsonl --goal 65536`.
 Judge OUT with `python bench/phase_screen.py --peer OUT`.
 
        python bench/peer_phase.py PORT --agree GAMES
@@ -82,21 +84,22 @@ class Server:
         return answer(reply)
 
 
-def play_on(row: dict[str, Any], choose: Chooser) -> dict[str, Any]:
-    """Plays the stopped game of results line ``row`` on to GOAL, or its end."""
+def play_on(row: dict[str, Any], choose: Chooser, goal: int = GOAL) -> dict[str, Any]:
+    """Plays the stopped game of results line ``row`` on to ``goal``, or its end."""
     # The terminal game's step is the rules' move and the generator's spawn.
     game = HumanGame(Board.parse(row["final_board"]), Rng.from_state(GameState.from_json(row["state"]).rng),
                      row["seed"])
     illegal = 0
     start = time.perf_counter()
-    while game.board.max_tile < GOAL and (legal := game.board.legal_moves()):
+    while game.board.max_tile < goal and (legal := game.board.legal_moves()):
         move = choose(game.board)
         if move not in legal:
             illegal += 1
             move = legal[0]
         game.move(move)
-    return {"seed": row["seed"], "max_tile": game.board.max_tile, "moves": game.moves,
-            "final_board": game.board.hex(), "illegal": illegal, "seconds": round(time.perf_counter() - start, 3)}
+    return {"seed": row["seed"], "max_tile": game.board.max_tile, "score": row["score"] + game.score,
+            "moves": game.moves, "final_board": game.board.hex(), "illegal": illegal,
+            "seconds": round(time.perf_counter() - start, 3)}
 
 
 def agreement(rows: Iterable[dict[str, Any]], ours: Callable[[Board], tuple[Move, str]],
@@ -147,6 +150,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("out", type=Path, nargs="?")
     parser.add_argument("--agree", type=int, metavar="GAMES", help="count agreement on this many games instead")
     parser.add_argument("--stops", type=Path, default=STOPS, help="the stopped games (default: depth 5's at 16384)")
+    parser.add_argument("--goal", type=int, default=GOAL, help="play on to this tile (default: 32768)")
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--last", type=int, default=2**64 - 1)
     a = parser.parse_args(argv)
@@ -159,7 +163,7 @@ def main(argv: list[str]) -> None:
     server = Server(a.port)
     with a.out.open("a") as out:
         for row in stopped_games(a.stops, a.first, a.last, done):
-            result = play_on(row, server)
+            result = play_on(row, server, a.goal)
             out.write(json.dumps(result) + "\n")
             out.flush()
             print(f"seed {result['seed']}: {result['max_tile']} in {result['moves']:,} moves", file=sys.stderr)

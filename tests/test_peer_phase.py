@@ -40,7 +40,19 @@ def test_with_our_own_moves_it_plays_the_game_our_loop_plays(peer, stopped) -> N
         ours = peer.play_on(row, lambda board: decide(board, settings, values=False).move)
         loop = Game(row["seed"], settings, resume=stopped_game(row)).run()
         assert ours["final_board"] == loop.final_board.hex() and ours["moves"] == loop.moves - row["moves"]
-        assert ours["max_tile"] == loop.max_tile and ours["illegal"] == 0
+        assert ours["max_tile"] == loop.max_tile and ours["score"] == loop.score and ours["illegal"] == 0
+
+
+def test_it_stops_at_the_goal_where_our_loop_stops(peer, stopped) -> None:
+    settings = SearchSettings(depth=2, tables=None, threads=1)
+    tops = []
+    for row in stopped:
+        ours = peer.play_on(row, lambda board: decide(board, settings, values=False).move, goal=512)
+        tops.append(ours["max_tile"])
+        loop = Game(row["seed"], settings, stop_at=512, resume=stopped_game(row)).run()
+        assert ours["final_board"] == loop.final_board.hex() and ours["moves"] == loop.moves - row["moves"]
+        assert ours["max_tile"] == loop.max_tile and ours["score"] == loop.score
+    assert 512 in tops   # some game met the goal, so the stop itself was compared
 
 
 def test_an_answer_that_is_no_legal_move_is_counted_and_replaced(peer, stopped) -> None:
