@@ -9,13 +9,16 @@ boards reached 32768 1.4, 1.8 and 1.9 points less often. So each screen is
 paired here with the run, with every replay, and with the mean of them all a
 seed, whose own chance variance is a quarter of one play's with four.
 
-Usage: python bench/phase_screen.py FILE... [--run RUN] [--tries TRIES|none] [--peer]
+Usage: python bench/phase_screen.py FILE... [--run RUN] [--tries TRIES|none] [--goal TILE] [--peer]
   (by default the depth-5 phase 2 of bench/results: RUN and TRIES below;
+  --goal: another phase's last tile, such as 65536 with `--run
+  bench/results/depth5-after32768-pass.jsonl --tries none`;
   --peer: the files are bench/peer_phase.py's, another program's play).
-Prints for each FILE: its games and how many reach 32768, the games that are
-the run's own, the moves/s in the phase (after the stops, as `solve2048
-stats` counts them), and the paired difference at 32768 in points with
-its standard error against each baseline.
+Prints for each FILE: its games and how many reach the goal, the games that
+are the run's own, the moves/s in the phase (after the stops, as `solve2048
+stats` counts them), and the paired difference at the goal in points with
+its standard error against each baseline (for a peer, of the final scores
+too).
 """
 
 from __future__ import annotations
@@ -37,17 +40,17 @@ TRIES = RESULTS / "depth5-16384to32768-pass-tries.ndjson"  # the same boards wit
 GOAL = 32768
 
 
-def reached(rows: Iterable[Mapping[str, Any]]) -> dict[int, int]:
-    """Each seed's outcome: 1 when its game reached GOAL, else 0."""
-    return {row["seed"]: int(row["max_tile"] >= GOAL) for row in rows}
+def reached(rows: Iterable[Mapping[str, Any]], goal: int = GOAL) -> dict[int, int]:
+    """Each seed's outcome: 1 when its game reached ``goal``, else 0."""
+    return {row["seed"]: int(row["max_tile"] >= goal) for row in rows}
 
 
-def read_tries(path: Path) -> dict[int, dict[int, int]]:
+def read_tries(path: Path, goal: int = GOAL) -> dict[int, dict[int, int]]:
     """The replays' outcomes by try k, then by seed (phase_rollouts.py's lines)."""
     by_try: dict[int, dict[int, int]] = {}
     for line in path.read_text().splitlines():
         t = json.loads(line)
-        by_try.setdefault(t["k"], {})[t["seed"]] = int(t["max_tile"] >= GOAL)
+        by_try.setdefault(t["k"], {})[t["seed"]] = int(t["max_tile"] >= goal)
     return by_try
 
 
@@ -67,32 +70,42 @@ def mean_base(bases: list[Mapping[int, int]]) -> dict[int, float]:
     return {s: statistics.fmean(b[s] for b in bases if s in b) for s in seeds}
 
 
-def report(path: Path, run: Path = RUN, tries: Path | None = TRIES) -> str:
+def report(path: Path, run: Path = RUN, tries: Path | None = TRIES, goal: int = GOAL) -> str:
     rows = load(str(path), repair=False).rows
     run_rows = {r["seed"]: r for r in load(str(run), repair=False).rows}
     same = sum(1 for r in rows if r["seed"] in run_rows and same_game(r, run_rows[r["seed"]]))
     moves, seconds = played_on(rows)
-    return against_baselines(path, reached(rows), f"{same:,} the run's own", moves, seconds, run_rows.values(), tries)
+    return against_baselines(path, reached(rows, goal), f"{same:,} the run's own", moves, seconds,
+                             run_rows.values(), tries, goal)
 
 
-def report_peer(path: Path, run: Path = RUN, tries: Path | None = TRIES) -> str:
-    """report, for the lines of bench/peer_phase.py (another program's play)."""
+def report_peer(path: Path, run: Path = RUN, tries: Path | None = TRIES, goal: int = GOAL) -> str:
+    """report, for the lines of bench/peer_phase.py (another program's play),
+    with the paired difference of final scores where its lines hold them."""
     rows = [json.loads(line) for line in path.read_text().splitlines()]
+    run_rows = load(str(run), repair=False).rows
     moves, seconds = sum(r["moves"] for r in rows), sum(r["seconds"] for r in rows)
     illegal = f"{sum(r['illegal'] for r in rows):,} answers not a legal move"
-    return against_baselines(path, reached(rows), illegal, moves, seconds, load(str(run), repair=False).rows, tries)
+    text = against_baselines(path, reached(rows, goal), illegal, moves, seconds, run_rows, tries, goal)
+    scores = {r["seed"]: r["score"] for r in rows if "score" in r}
+    theirs = {r["seed"]: r["score"] for r in run_rows if r["seed"] in scores}
+    if len(theirs) >= 2:
+        d = paired_difference([theirs[s] for s in theirs], [scores[s] for s in theirs])
+        text += (f"\n  final score, against the run, of {len(theirs):,}: {d['b']:,.0f} against {d['a']:,.0f},"
+                 f" {d['diff']:+,.0f} ± {d['se']:,.0f}")
+    return text
 
 
 def against_baselines(path: Path, trial: Mapping[int, int], note: str, moves: float, seconds: float,
-                      run_rows: Iterable[Mapping[str, Any]], tries: Path | None) -> str:
+                      run_rows: Iterable[Mapping[str, Any]], tries: Path | None, goal: int = GOAL) -> str:
     """The lines of a report: the trial's games, then its paired difference
     with the run, each replay and their mean."""
-    bases = [("the run", reached(run_rows))]
+    bases = [("the run", reached(run_rows, goal))]
     if tries is not None:
-        bases += [(f"replay {k}", outcomes) for k, outcomes in sorted(read_tries(tries).items())]
+        bases += [(f"replay {k}", outcomes) for k, outcomes in sorted(read_tries(tries, goal).items())]
     if len(bases) > 1:
         bases.append((f"the mean of all {len(bases)}", mean_base([b for _, b in bases])))
-    lines = [f"{path.name}: {len(trial):,} games, {GOAL} in {sum(trial.values()):,}; "
+    lines = [f"{path.name}: {len(trial):,} games, {goal} in {sum(trial.values()):,}; "
              f"{note}; {moves / seconds if seconds else float('nan'):,.0f} moves/s in the phase"]
     for name, base in bases:
         n, diff, se = paired(trial, base)
@@ -106,12 +119,13 @@ def main(argv: list[str]) -> None:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
     parser.add_argument("--run", type=Path, default=RUN, help="the package's own run of the phase")
     parser.add_argument("--tries", type=Path, default=TRIES, help="its replays (phase_rollouts.py); 'none' for none")
+    parser.add_argument("--goal", type=int, default=GOAL, help="the tile the phase ends at (default: 32768)")
     parser.add_argument("--peer", action="store_true",
                         help="the files are bench/peer_phase.py's lines, another program's play")
     a = parser.parse_args(argv)
     tries = None if str(a.tries) == "none" else a.tries
     for path in a.files:
-        print((report_peer if a.peer else report)(path, a.run, tries))
+        print((report_peer if a.peer else report)(path, a.run, tries, a.goal))
 
 
 if __name__ == "__main__":
