@@ -11,11 +11,13 @@ order, one digit each (0-9, then A-G), answered by an HTTP reply whose body is
 one letter, u, l, r or d (or g: no move). An answer that is not a legal move is
 counted, and the first legal move played instead.
 
-Usage: python bench/peer_phase.py PORT OUT [--stops FILE] [--goal TILE] [--first SEED] [--last SEED]
+Usage: python bench/peer_phase.py PORT OUT [--stops FILE | --opening] [--goal TILE] [--first SEED] [--last SEED]
 Writes one JSON line a game to OUT as it ends (seed, max_tile, score of the
 whole game, moves after the stop, final_board, illegal, seconds) and resumes:
 seeds already in OUT are skipped. The last phase: `--stops
-bench/results/depth5-stop32768.jsonl --goal 65536`.
+bench/results/depth5-stop32768.jsonl --goal 65536`; whole games from
+their openings (seeds 0 to 999 unless told): `--opening --goal 65536` (the
+protocol has no digit past 65536).
 Judge OUT with `python bench/phase_screen.py --peer OUT`.
 
        python bench/peer_phase.py PORT --agree GAMES
@@ -86,9 +88,19 @@ class Server:
 
 def play_on(row: dict[str, Any], choose: Chooser, goal: int = GOAL) -> dict[str, Any]:
     """Plays the stopped game of results line ``row`` on to ``goal``, or its end."""
-    # The terminal game's step is the rules' move and the generator's spawn.
     game = HumanGame(Board.parse(row["final_board"]), Rng.from_state(GameState.from_json(row["state"]).rng),
                      row["seed"])
+    return play(game, choose, goal, row["score"])
+
+
+def play_whole(seed: int, choose: Chooser, goal: int = GOAL) -> dict[str, Any]:
+    """Plays game ``seed`` from its opening (as `solve2048 batch` opens it) to ``goal``, or its end."""
+    return play(HumanGame.new(seed), choose, goal, 0)
+
+
+def play(game: HumanGame, choose: Chooser, goal: int, score_before: int) -> dict[str, Any]:
+    """Plays ``game`` on with ``choose``'s moves; its line (moves: those played here)."""
+    # The terminal game's step is the rules' move and the generator's spawn.
     illegal = 0
     start = time.perf_counter()
     while game.board.max_tile < goal and (legal := game.board.legal_moves()):
@@ -97,7 +109,7 @@ def play_on(row: dict[str, Any], choose: Chooser, goal: int = GOAL) -> dict[str,
             illegal += 1
             move = legal[0]
         game.move(move)
-    return {"seed": row["seed"], "max_tile": game.board.max_tile, "score": row["score"] + game.score,
+    return {"seed": game.seed, "max_tile": game.board.max_tile, "score": score_before + game.score,
             "moves": game.moves, "final_board": game.board.hex(), "illegal": illegal,
             "seconds": round(time.perf_counter() - start, 3)}
 
@@ -151,8 +163,11 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--agree", type=int, metavar="GAMES", help="count agreement on this many games instead")
     parser.add_argument("--stops", type=Path, default=STOPS, help="the stopped games (default: depth 5's at 16384)")
     parser.add_argument("--goal", type=int, default=GOAL, help="play on to this tile (default: 32768)")
+    parser.add_argument("--opening", action="store_true",
+                        help="play whole games from their openings, seeds FIRST to LAST, instead of stopped ones")
     parser.add_argument("--first", type=int, default=0)
-    parser.add_argument("--last", type=int, default=2**64 - 1)
+    parser.add_argument("--last", type=int, default=None, help="the last seed (default: every stopped game; "
+                        "with --opening, 999)")
     a = parser.parse_args(argv)
     if a.agree:
         print_agreement(a.stops, a.agree, Server(a.port))
@@ -161,9 +176,14 @@ def main(argv: list[str]) -> None:
         parser.error("OUT is needed to play")
     done = {json.loads(line)["seed"] for line in a.out.read_text().splitlines()} if a.out.exists() else set()
     server = Server(a.port)
+    if a.opening:
+        last = 999 if a.last is None else a.last
+        games = (play_whole(seed, server, a.goal) for seed in range(a.first, last + 1) if seed not in done)
+    else:
+        last = 2**64 - 1 if a.last is None else a.last
+        games = (play_on(row, server, a.goal) for row in stopped_games(a.stops, a.first, last, done))
     with a.out.open("a") as out:
-        for row in stopped_games(a.stops, a.first, a.last, done):
-            result = play_on(row, server, a.goal)
+        for result in games:
             out.write(json.dumps(result) + "\n")
             out.flush()
             print(f"seed {result['seed']}: {result['max_tile']} in {result['moves']:,} moves", file=sys.stderr)

@@ -55,6 +55,15 @@ def test_it_stops_at_the_goal_where_our_loop_stops(peer, stopped) -> None:
     assert 512 in tops   # some game met the goal, so the stop itself was compared
 
 
+def test_from_the_opening_with_our_own_moves_it_plays_our_whole_game(peer) -> None:
+    settings = SearchSettings(depth=1, tables=None, threads=1)
+    for seed in range(3):
+        ours = peer.play_whole(seed, lambda board: decide(board, settings, values=False).move, goal=1 << 17)
+        loop = Game(seed, settings).run()
+        assert (ours["final_board"], ours["moves"], ours["score"]) == (loop.final_board.hex(), loop.moves, loop.score)
+        assert ours["seed"] == seed and ours["max_tile"] == loop.max_tile
+
+
 def test_an_answer_that_is_no_legal_move_is_counted_and_replaced(peer, stopped) -> None:
     result = peer.play_on(stopped[0], lambda board: None)
     assert result["illegal"] == result["moves"] > 0
