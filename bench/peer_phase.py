@@ -20,7 +20,7 @@ their openings (seeds 0 to 999 unless told): `--opening --goal 65536` (the
 protocol has no digit past 65536).
 Judge OUT with `python bench/phase_screen.py --peer OUT`.
 
-       python bench/peer_phase.py PORT --agree GAMES
+       python bench/peer_phase.py PORT --agree GAMES [--stops FILE] [--goal TILE]
 plays the first GAMES stopped games on with solve2048's own moves (depth 5,
 the installed tables) and asks the server about every board too; prints how
 often the two choose the same move, by where ours came from (a table, or the
@@ -115,9 +115,9 @@ def play(game: HumanGame, choose: Chooser, goal: int, score_before: int) -> dict
 
 
 def agreement(rows: Iterable[dict[str, Any]], ours: Callable[[Board], tuple[Move, str]],
-              theirs: Chooser) -> Counter[tuple[str, bool]]:
-    """Plays each stopped game on with ``ours`` (a move and where it came
-    from) and counts, by where, the boards on which ``theirs`` agrees."""
+              theirs: Chooser, goal: int = GOAL) -> Counter[tuple[str, bool]]:
+    """Plays each stopped game on to ``goal`` with ``ours`` (a move and where
+    it came from) and counts, by where, the boards on which ``theirs`` agrees."""
     count: Counter[tuple[str, bool]] = Counter()
 
     def both(board: Board) -> Move | None:
@@ -126,7 +126,7 @@ def agreement(rows: Iterable[dict[str, Any]], ours: Callable[[Board], tuple[Move
         return move
 
     for row in rows:
-        play_on(row, both)
+        play_on(row, both, goal)
     return count
 
 
@@ -137,7 +137,7 @@ def stopped_games(path: Path, first: int, last: int, done: set[int]) -> Iterator
             yield row
 
 
-def print_agreement(stops: Path, games: int, server: Server) -> None:
+def print_agreement(stops: Path, games: int, server: Server, goal: int = GOAL) -> None:
     from solve2048.decide import decide
     from solve2048.settings import SearchSettings
     from solve2048.tables import load as load_tables
@@ -150,7 +150,7 @@ def print_agreement(stops: Path, games: int, server: Server) -> None:
         return d.move, str(d.table.spec) if d.source == "table" and d.table else "search"
 
     rows = list(itertools.islice(stopped_games(stops, 0, 2**64 - 1, set()), games))
-    count = agreement(rows, ours, server)
+    count = agreement(rows, ours, server, goal)
     for source in sorted({s for s, _ in count}):
         same, other = count[(source, True)], count[(source, False)]
         print(f"{source:<36} {same + other:>8,} boards, the same move on {same / (same + other):6.1%}")
@@ -170,7 +170,7 @@ def main(argv: list[str]) -> None:
                         "with --opening, 999)")
     a = parser.parse_args(argv)
     if a.agree:
-        print_agreement(a.stops, a.agree, Server(a.port))
+        print_agreement(a.stops, a.agree, Server(a.port), a.goal)
         return
     if a.out is None:
         parser.error("OUT is needed to play")

@@ -150,3 +150,7 @@ def test_agreement_counts_the_boards_where_both_choose_the_same(peer, stopped) -
     never = peer.agreement(stopped, ours, lambda board: None)
     moves = sum(Game(r["seed"], settings, resume=stopped_game(r)).run().moves - r["moves"] for r in stopped)
     assert same == {("search", True): moves} and never == {("search", False): moves}
+    short = peer.agreement(stopped, ours, lambda board: None, goal=512)
+    to_512 = sum(Game(r["seed"], settings, stop_at=512, resume=stopped_game(r)).run().moves - r["moves"]
+                 for r in stopped)
+    assert short == {("search", False): to_512} and 0 < to_512 < moves
