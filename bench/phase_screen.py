@@ -18,7 +18,7 @@ Prints for each FILE: its games and how many reach the goal, the games that
 are the run's own, the moves/s in the phase (after the stops, as `solve2048
 stats` counts them), and the paired difference at the goal in points with
 its standard error against each baseline (for a peer, of the final scores
-too).
+too, where both games ended before the goal).
 """
 
 from __future__ import annotations
@@ -87,12 +87,14 @@ def report_peer(path: Path, run: Path = RUN, tries: Path | None = TRIES, goal: i
     moves, seconds = sum(r["moves"] for r in rows), sum(r["seconds"] for r in rows)
     illegal = f"{sum(r['illegal'] for r in rows):,} answers not a legal move"
     text = against_baselines(path, reached(rows, goal), illegal, moves, seconds, run_rows, tries, goal)
-    scores = {r["seed"]: r["score"] for r in rows if "score" in r}
-    theirs = {r["seed"]: r["score"] for r in run_rows if r["seed"] in scores}
+    # Scores are paired where both games ended before the goal: a peer's line
+    # stops at the goal, and a run's may have played past it.
+    scores = {r["seed"]: r["score"] for r in rows if "score" in r and r["max_tile"] < goal}
+    theirs = {r["seed"]: r["score"] for r in run_rows if r["seed"] in scores and r["max_tile"] < goal}
     if len(theirs) >= 2:
         d = paired_difference([theirs[s] for s in theirs], [scores[s] for s in theirs])
-        text += (f"\n  final score, against the run, of {len(theirs):,}: {d['b']:,.0f} against {d['a']:,.0f},"
-                 f" {d['diff']:+,.0f} ± {d['se']:,.0f}")
+        text += (f"\n  final score where both ended before {goal}, {len(theirs):,} games: {d['b']:,.0f} against the"
+                 f" run's {d['a']:,.0f}, {d['diff']:+,.0f} ± {d['se']:,.0f}")
     return text
 
 

@@ -128,16 +128,17 @@ def test_the_screen_judges_another_goal_and_pairs_the_scores(peer, tmp_path: Pat
     run_local(range(4), Settings(depth=1), 1, rows.extend)
     run.write_text("".join(json.dumps(r) + "\n" for r in rows))
     goal = max(r["max_tile"] for r in rows)
-    # The peer makes the run's largest tile in every game, for 100 points more.
-    peer_rows = [{"seed": r["seed"], "max_tile": goal, "score": r["score"] + 100, "moves": 10, "seconds": 1.0,
-                  "illegal": 0} for r in rows]
+    # The peer ends each game as the run did, 100 points higher.
+    peer_rows = [dict(r, score=r["score"] + 100, seconds=1.0, illegal=0) for r in rows]
     lines.write_text("".join(json.dumps(r) + "\n" for r in peer_rows))
     text = screen.report_peer(lines, run, None, goal)
     made = sum(r["max_tile"] >= goal for r in rows)
-    assert f"4 games, {goal} in 4;" in text
-    assert f"against {'the run,':<18} {made / 4:6.1%} of 4 there: {100 * (1 - made / 4):+.1f}" in text
-    mean = sum(r["score"] for r in rows) / 4
-    assert f"final score, against the run, of 4: {mean + 100:,.0f} against {mean:,.0f}, +100 ± 0" in text
+    assert f"4 games, {goal} in {made};" in text
+    assert f"against {'the run,':<18} {made / 4:6.1%} of 4 there: +0.0 ± 0.0 points" in text
+    below = [r["score"] for r in rows if r["max_tile"] < goal]   # the games that met the goal are left out
+    mean = sum(below) / len(below)
+    assert f"final score where both ended before {goal}, {len(below)} games: {mean + 100:,.0f} against the run's " \
+           f"{mean:,.0f}, +100 ± 0" in text
 
 
 def test_agreement_counts_the_boards_where_both_choose_the_same(peer, stopped) -> None:
