@@ -1,10 +1,11 @@
-"""Plays the default's phase-2 games with another program's moves.
+"""Plays the default's stopped games, or whole games, with another program's moves.
 
 Another program's play is compared with ours on the same boards and spawns:
 each game that stopped at its first 16384 (`solve2048 batch --stop-at 16384`)
-is played on to 32768, or to its end, with the moves a move server chooses,
-solve2048's rules, and the game's own generator state (the spawns it had to
-come), as `solve2048 batch --from` plays it on with ours. The server speaks
+is played on to 32768 (or another goal), or to its end, with the moves a
+move server chooses, solve2048's rules, and the game's own generator state
+(the spawns it had to come), as `solve2048 batch --from` plays it on with
+ours. The server speaks
 the protocol of the tables AI's server mode (macroxue/2048-ai, `./2048b -d 4
 -S PORT`): a request `GET /move?board=` followed by the 16 ranks in reading
 order, one digit each (0-9, then A-G), answered by an HTTP reply whose body is

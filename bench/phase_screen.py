@@ -1,4 +1,4 @@
-"""Judges a phase-2 screen against more than one baseline.
+"""Judges a phase screen (by default phase 2's) against more than one baseline.
 
 A phase-2 screen plays the default's games at their first 16384 on to 32768
 under a trial's settings (`solve2048 batch --from
@@ -12,7 +12,8 @@ seed, whose own chance variance is a quarter of one play's with four.
 Usage: python bench/phase_screen.py FILE... [--run RUN] [--tries TRIES|none] [--goal TILE] [--peer]
   (by default the depth-5 phase 2 of bench/results: RUN and TRIES below;
   --goal: another phase's last tile, such as 65536 with `--run
-  bench/results/depth5-after32768-pass.jsonl --tries none`;
+  bench/results/depth5-after32768-pass.jsonl --tries
+  bench/results/depth5-after32768-pass-tries.ndjson`;
   --peer: the files are bench/peer_phase.py's, another program's play).
 Prints for each FILE: its games and how many reach the goal, the games that
 are the run's own, the moves/s in the phase (after the stops, as `solve2048
@@ -81,7 +82,8 @@ def report(path: Path, run: Path = RUN, tries: Path | None = TRIES, goal: int = 
 
 def report_peer(path: Path, run: Path = RUN, tries: Path | None = TRIES, goal: int = GOAL) -> str:
     """report, for the lines of bench/peer_phase.py (another program's play),
-    with the paired difference of final scores where its lines hold them."""
+    with the paired difference of final scores where its lines hold them and
+    both games ended before the goal."""
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     run_rows = load(str(run), repair=False).rows
     moves, seconds = sum(r["moves"] for r in rows), sum(r["seconds"] for r in rows)
