@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from solve2048 import Board
+from solve2048.batch import stopped_rows
 from solve2048.human_game import HumanGame
 from solve2048.moves import Move
 from solve2048.results import load
@@ -133,8 +134,8 @@ def agreement(rows: Iterable[dict[str, Any]], ours: Callable[[Board], tuple[Move
 
 def stopped_games(path: Path, first: int, last: int, done: set[int]) -> Iterator[dict[str, Any]]:
     """The games of a results file that stopped (not ended), in its order."""
-    for row in load(str(path), repair=False).rows:
-        if row.get("state") is not None and first <= row["seed"] <= last and row["seed"] not in done:
+    for seed, row in stopped_rows(load(str(path), repair=False).rows).items():
+        if first <= seed <= last and seed not in done:
             yield row
 
 
