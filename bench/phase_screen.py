@@ -9,12 +9,14 @@ boards reached 32768 1.4, 1.8 and 1.9 points less often. So each screen is
 paired here with the run, with every replay, and with the mean of them all a
 seed, whose own chance variance is a quarter of one play's with four.
 
-Usage: python bench/phase_screen.py FILE... [--run RUN] [--tries TRIES|none] [--goal TILE] [--peer]
+Usage: python bench/phase_screen.py FILE... [--run RUN] [--tries TRIES|none] [--goal TILE] [--peer | --whole]
   (by default the depth-5 phase 2 of bench/results: RUN and TRIES below;
   --goal: another phase's last tile, such as 65536 with `--run
   bench/results/depth5-after32768-pass.jsonl --tries
   bench/results/depth5-after32768-pass-tries.ndjson`;
-  --peer: the files are bench/peer_phase.py's, another program's play).
+  --peer: the files are bench/peer_phase.py's, another program's play;
+  --whole: they are its whole games (`--opening`), judged against RUN, a
+  whole-game run such as bench/results/depth5-pass16384.jsonl, tile by tile).
 Prints for each FILE: its games and how many reach the goal, the games that
 are the run's own, the moves/s in the phase (after the stops, as `solve2048
 stats` counts them), and the paired difference at the goal in points with
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 from collections.abc import Iterable, Mapping
@@ -100,6 +103,53 @@ def report_peer(path: Path, run: Path = RUN, tries: Path | None = TRIES, goal: i
     return text
 
 
+def report_whole(path: Path, run: Path, goal: int = GOAL) -> str:
+    """A peer's whole games (bench/peer_phase.py --opening) against a run of
+    whole games on the same seeds, tile by tile from 8192 to ``goal``: the
+    share of games that reach the tile, paired seed by seed, and the share of
+    those at the tile below that go on to it (each program's own boards there,
+    so not paired)."""
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    by_seed = {r["seed"]: r for r in load(str(run), repair=False).rows}
+    rows = [r for r in rows if r["seed"] in by_seed]
+    ours = [by_seed[r["seed"]] for r in rows]
+    lines = [f"{path.name}: {len(rows):,} whole games on the run's seeds; "
+             f"{sum(r['illegal'] for r in rows):,} answers not a legal move"]
+    tile = 8192
+    while tile <= goal:
+        theirs_reach, ours_reach = reached(rows, tile), reached(ours, tile)
+        _, diff, se = paired(theirs_reach, ours_reach)
+        lines.append(f"  {tile:>6}: {statistics.fmean(theirs_reach.values()):6.1%} against the run's "
+                     f"{statistics.fmean(ours_reach.values()):6.1%}, {diff:+.1f} ± {se:.1f} points paired")
+        if tile >= 16384:
+            lines.append(f"          from {tile // 2}: {step_line(rows, ours, tile)}")
+        tile *= 2
+    # Scores are paired where both games ended before the goal, as report_peer does.
+    before = [(o["score"], r["score"]) for r, o in zip(rows, ours, strict=True)
+              if max(r["max_tile"], o["max_tile"]) < goal]
+    if len(before) >= 2:
+        d = paired_difference([a for a, _ in before], [b for _, b in before])
+        lines.append(f"  final score where both ended before {goal}, {len(before):,} games: {d['b']:,.0f} against"
+                     f" the run's {d['a']:,.0f}, {d['diff']:+,.0f} ± {d['se']:,.0f}")
+    return "\n".join(lines)
+
+
+def step_line(theirs: list[Mapping[str, Any]], ours: list[Mapping[str, Any]], tile: int) -> str:
+    """Each side's share of its games at tile / 2 that reach ``tile``, and the
+    difference with the standard error of two independent shares."""
+    shares = []
+    for games in (theirs, ours):
+        at = [int(g["max_tile"] >= tile) for g in games if g["max_tile"] >= tile // 2]
+        shares.append((sum(at), len(at)))
+    (a, n), (b, m) = shares
+    if not n or not m:
+        return f"{a:,} of {n:,} against the run's {b:,} of {m:,}"
+    p, q = a / n, b / m
+    se = math.sqrt(p * (1 - p) / n + q * (1 - q) / m)
+    return (f"{a:,} of {n:,} ({p:.1%}) against the run's {b:,} of {m:,} ({q:.1%}), "
+            f"{100 * (p - q):+.1f} ± {100 * se:.1f} points")
+
+
 def against_baselines(path: Path, trial: Mapping[int, int], note: str, moves: float, seconds: float,
                       run_rows: Iterable[Mapping[str, Any]], tries: Path | None, goal: int = GOAL) -> str:
     """The lines of a report: the trial's games, then its paired difference
@@ -124,11 +174,17 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--run", type=Path, default=RUN, help="the package's own run of the phase")
     parser.add_argument("--tries", type=Path, default=TRIES, help="its replays (phase_rollouts.py); 'none' for none")
     parser.add_argument("--goal", type=int, default=GOAL, help="the tile the phase ends at (default: 32768)")
-    parser.add_argument("--peer", action="store_true",
-                        help="the files are bench/peer_phase.py's lines, another program's play")
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument("--peer", action="store_true",
+                      help="the files are bench/peer_phase.py's lines, another program's play")
+    kind.add_argument("--whole", action="store_true",
+                      help="the files are bench/peer_phase.py's whole games, RUN a whole-game run")
     a = parser.parse_args(argv)
     tries = None if str(a.tries) == "none" else a.tries
     for path in a.files:
+        if a.whole:
+            print(report_whole(path, a.run, a.goal))
+            continue
         print((report_peer if a.peer else report)(path, a.run, tries, a.goal))
 
 

@@ -155,3 +155,33 @@ def test_agreement_counts_the_boards_where_both_choose_the_same(peer, stopped) -
     to_512 = sum(Game(r["seed"], settings, stop_at=512, resume=stopped_game(r)).run().moves - r["moves"]
                  for r in stopped)
     assert short == {("search", False): to_512} and 0 < to_512 < moves
+
+
+def test_the_screen_judges_whole_games_tile_by_tile(peer, tmp_path: Path) -> None:
+    screen = bench_module("phase_screen")
+    run, lines = tmp_path / "run.jsonl", tmp_path / "peer.jsonl"
+    rows: list[dict] = []
+    run_local(range(4), Settings(depth=1), 1, rows.extend)
+    run.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert max(r["max_tile"] for r in rows) < 8192
+    # The peer plays the run's games, but seed 0's reaches 16384, and the others score 100 more.
+    peer_rows = [dict(r, illegal=0, score=r["score"] + 100) for r in rows]
+    peer_rows[0].update(max_tile=16384)
+    lines.write_text("".join(json.dumps(r) + "\n" for r in peer_rows + [dict(peer_rows[0], seed=99)]))
+    text = screen.report_whole(lines, run, 16384)
+    assert text.startswith("peer.jsonl: 4 whole games on the run's seeds; 0 answers")   # seed 99: not the run's
+    assert "    8192:  25.0% against the run's   0.0%, +25.0 ± 25.0 points paired" in text
+    assert "   16384:  25.0% against the run's   0.0%, +25.0 ± 25.0 points paired" in text
+    assert "from 8192: 1 of 1 against the run's 0 of 0" in text
+    below = [r["score"] for r in rows[1:]]
+    assert f"final score where both ended before 16384, 3 games: {sum(below) / 3 + 100:,.0f} against the run's " \
+           f"{sum(below) / 3:,.0f}, +100 ± 0" in text
+
+
+def test_a_step_compares_each_sides_share_of_its_own_games(tmp_path: Path) -> None:
+    screen = bench_module("phase_screen")
+    theirs = [{"max_tile": t} for t in (32768, 32768, 16384, 16384, 8192)]   # 2 of 4 at 16384 go on
+    ours = [{"max_tile": t} for t in (32768, 16384, 16384, 16384)]           # 1 of 4
+    se = 100 * (0.5 * 0.5 / 4 + 0.25 * 0.75 / 4) ** 0.5
+    assert screen.step_line(theirs, ours, 32768) == \
+        f"2 of 4 (50.0%) against the run's 1 of 4 (25.0%), +25.0 ± {se:.1f} points"
