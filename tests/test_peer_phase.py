@@ -104,13 +104,18 @@ def test_a_server_answers_over_one_connection(peer) -> None:
     assert asked == [peer.request(board)] * 2
 
 
+def write_run(path: Path, settings: Settings) -> list[dict]:
+    """Games 0 to 3 played by our batch with ``settings``, written to ``path`` as a run."""
+    rows: list[dict] = []
+    run_local(range(4), settings, 1, rows.extend)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return rows
+
+
 def test_the_screen_pairs_a_peers_lines_with_the_run(peer, tmp_path: Path) -> None:
     screen = bench_module("phase_screen")
-    run = tmp_path / "run.jsonl"
-    lines = tmp_path / "peer.jsonl"
-    rows: list[dict] = []
-    run_local(range(4), Settings(depth=1, stop_at=64), 1, rows.extend)
-    run.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    run, lines = tmp_path / "run.jsonl", tmp_path / "peer.jsonl"
+    rows = write_run(run, Settings(depth=1, stop_at=64))
     # The peer reaches the goal where the run did not, and not where it did.
     flipped = [{"seed": r["seed"], "max_tile": 0 if r["max_tile"] >= screen.GOAL else screen.GOAL,
                 "moves": 10, "seconds": 1.0, "illegal": 0} for r in rows]
@@ -124,9 +129,7 @@ def test_the_screen_pairs_a_peers_lines_with_the_run(peer, tmp_path: Path) -> No
 def test_the_screen_judges_another_goal_and_pairs_the_scores(peer, tmp_path: Path) -> None:
     screen = bench_module("phase_screen")
     run, lines = tmp_path / "run.jsonl", tmp_path / "peer.jsonl"
-    rows: list[dict] = []
-    run_local(range(4), Settings(depth=1), 1, rows.extend)
-    run.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    rows = write_run(run, Settings(depth=1))
     goal = max(r["max_tile"] for r in rows)
     # The peer ends each game as the run did, 100 points higher.
     peer_rows = [dict(r, score=r["score"] + 100, seconds=1.0, illegal=0) for r in rows]
@@ -160,9 +163,7 @@ def test_agreement_counts_the_boards_where_both_choose_the_same(peer, stopped) -
 def test_the_screen_judges_whole_games_tile_by_tile(peer, tmp_path: Path) -> None:
     screen = bench_module("phase_screen")
     run, lines = tmp_path / "run.jsonl", tmp_path / "peer.jsonl"
-    rows: list[dict] = []
-    run_local(range(4), Settings(depth=1), 1, rows.extend)
-    run.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    rows = write_run(run, Settings(depth=1))
     assert max(r["max_tile"] for r in rows) < 8192
     # The peer plays the run's games, but seed 0's reaches 16384, and the others score 100 more.
     peer_rows = [dict(r, illegal=0, score=r["score"] + 100) for r in rows]
