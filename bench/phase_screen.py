@@ -15,8 +15,8 @@ Usage: python bench/phase_screen.py FILE... [--run RUN] [--tries TRIES|none] [--
   bench/results/depth5-after32768-pass.jsonl --tries
   bench/results/depth5-after32768-pass-tries.ndjson`;
   --peer: the files are bench/peer_phase.py's, another program's play;
-  --whole: they are its whole games (`--opening`), judged against RUN, a
-  whole-game run such as bench/results/depth5-pass16384.jsonl, tile by tile).
+  --whole: they are its whole games (`--opening`), judged tile by tile
+  against RUN, a run of whole games: by default WHOLE_RUN below).
 Prints for each FILE: its games and how many reach the goal, the games that
 are the run's own, the moves/s in the phase (after the stops, as `solve2048
 stats` counts them), and the paired difference at the goal in points with
@@ -41,6 +41,7 @@ from solve2048.stats import paired_difference, played_on, same_game
 RESULTS = Path(__file__).resolve().parent / "results"
 RUN = RESULTS / "depth5-16384to32768-pass.jsonl"         # the package's phase 2, played once
 TRIES = RESULTS / "depth5-16384to32768-pass-tries.ndjson"  # the same boards with other spawns
+WHOLE_RUN = RESULTS / "depth5-pass16384.jsonl"             # the package's whole games at depth 5
 GOAL = 32768
 
 
@@ -171,7 +172,7 @@ def against_baselines(path: Path, trial: Mapping[int, int], note: str, moves: fl
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    parser.add_argument("--run", type=Path, default=RUN, help="the package's own run of the phase")
+    parser.add_argument("--run", type=Path, help="the package's own run of the phase (with --whole: of whole games)")
     parser.add_argument("--tries", type=Path, default=TRIES, help="its replays (phase_rollouts.py); 'none' for none")
     parser.add_argument("--goal", type=int, default=GOAL, help="the tile the phase ends at (default: 32768)")
     kind = parser.add_mutually_exclusive_group()
@@ -183,9 +184,9 @@ def main(argv: list[str]) -> None:
     tries = None if str(a.tries) == "none" else a.tries
     for path in a.files:
         if a.whole:
-            print(report_whole(path, a.run, a.goal))
+            print(report_whole(path, a.run or WHOLE_RUN, a.goal))
             continue
-        print((report_peer if a.peer else report)(path, a.run, tries, a.goal))
+        print((report_peer if a.peer else report)(path, a.run or RUN, tries, a.goal))
 
 
 if __name__ == "__main__":
