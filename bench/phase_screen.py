@@ -88,20 +88,32 @@ def report_peer(path: Path, run: Path = RUN, tries: Path | None = TRIES, goal: i
     """report, for the lines of bench/peer_phase.py (another program's play),
     with the paired difference of final scores where its lines hold them and
     both games ended before the goal."""
-    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows = read_peer(path)
     run_rows = load(str(run), repair=False).rows
     moves, seconds = sum(r["moves"] for r in rows), sum(r["seconds"] for r in rows)
     illegal = f"{sum(r['illegal'] for r in rows):,} answers not a legal move"
     text = against_baselines(path, reached(rows, goal), illegal, moves, seconds, run_rows, tries, goal)
-    # Scores are paired where both games ended before the goal: a peer's line
-    # stops at the goal, and a run's may have played past it.
-    scores = {r["seed"]: r["score"] for r in rows if "score" in r and r["max_tile"] < goal}
-    theirs = {r["seed"]: r["score"] for r in run_rows if r["seed"] in scores and r["max_tile"] < goal}
-    if len(theirs) >= 2:
-        d = paired_difference([theirs[s] for s in theirs], [scores[s] for s in theirs])
-        text += (f"\n  final score where both ended before {goal}, {len(theirs):,} games: {d['b']:,.0f} against the"
-                 f" run's {d['a']:,.0f}, {d['diff']:+,.0f} ± {d['se']:,.0f}")
-    return text
+    return "\n".join([text, *scores_before(rows, run_rows, goal)])
+
+
+def read_peer(path: Path) -> list[dict[str, Any]]:
+    """The lines of bench/peer_phase.py's file at ``path``."""
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def scores_before(rows: Iterable[Mapping[str, Any]], run_rows: Iterable[Mapping[str, Any]], goal: int) -> list[str]:
+    """The line pairing a peer's final scores with the run's, seed by seed, or
+    none with fewer than 2 pairs. Only games where both ended before the goal
+    are paired: a peer's line stops at the goal, and a run's may have played
+    past it (older peer lines hold no score and are left out)."""
+    ours = {r["seed"]: r for r in run_rows}
+    pairs = [(ours[r["seed"]]["score"], r["score"]) for r in rows
+             if "score" in r and r["seed"] in ours and max(r["max_tile"], ours[r["seed"]]["max_tile"]) < goal]
+    if len(pairs) < 2:
+        return []
+    d = paired_difference([a for a, _ in pairs], [b for _, b in pairs])
+    return [f"  final score where both ended before {goal}, {len(pairs):,} games: {d['b']:,.0f} against the"
+            f" run's {d['a']:,.0f}, {d['diff']:+,.0f} ± {d['se']:,.0f}"]
 
 
 def report_whole(path: Path, run: Path, goal: int = GOAL) -> str:
@@ -110,7 +122,7 @@ def report_whole(path: Path, run: Path, goal: int = GOAL) -> str:
     share of games that reach the tile, paired seed by seed, and the share of
     those at the tile below that go on to it (each program's own boards there,
     so not paired)."""
-    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    rows = read_peer(path)
     by_seed = {r["seed"]: r for r in load(str(run), repair=False).rows}
     rows = [r for r in rows if r["seed"] in by_seed]
     ours = [by_seed[r["seed"]] for r in rows]
@@ -125,14 +137,7 @@ def report_whole(path: Path, run: Path, goal: int = GOAL) -> str:
         if tile >= 16384:
             lines.append(f"          from {tile // 2}: {step_line(rows, ours, tile)}")
         tile *= 2
-    # Scores are paired where both games ended before the goal, as report_peer does.
-    before = [(o["score"], r["score"]) for r, o in zip(rows, ours, strict=True)
-              if max(r["max_tile"], o["max_tile"]) < goal]
-    if len(before) >= 2:
-        d = paired_difference([a for a, _ in before], [b for _, b in before])
-        lines.append(f"  final score where both ended before {goal}, {len(before):,} games: {d['b']:,.0f} against"
-                     f" the run's {d['a']:,.0f}, {d['diff']:+,.0f} ± {d['se']:,.0f}")
-    return "\n".join(lines)
+    return "\n".join(lines + scores_before(rows, ours, goal))
 
 
 def step_line(theirs: list[Mapping[str, Any]], ours: list[Mapping[str, Any]], tile: int) -> str:

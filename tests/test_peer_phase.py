@@ -160,7 +160,7 @@ def test_agreement_counts_the_boards_where_both_choose_the_same(peer, stopped) -
     assert short == {("search", False): to_512} and 0 < to_512 < moves
 
 
-def test_the_screen_judges_whole_games_tile_by_tile(peer, tmp_path: Path) -> None:
+def test_the_screen_judges_whole_games_tile_by_tile(tmp_path: Path) -> None:
     screen = bench_module("phase_screen")
     run, lines = tmp_path / "run.jsonl", tmp_path / "peer.jsonl"
     rows = write_run(run, Settings(depth=1))
@@ -179,7 +179,7 @@ def test_the_screen_judges_whole_games_tile_by_tile(peer, tmp_path: Path) -> Non
            f"{sum(below) / 3:,.0f}, +100 ± 0" in text
 
 
-def test_a_step_compares_each_sides_share_of_its_own_games(tmp_path: Path) -> None:
+def test_a_step_compares_each_sides_share_of_its_own_games() -> None:
     screen = bench_module("phase_screen")
     theirs = [{"max_tile": t} for t in (32768, 32768, 16384, 16384, 8192)]   # 2 of 4 at 16384 go on
     ours = [{"max_tile": t} for t in (32768, 16384, 16384, 16384)]           # 1 of 4
