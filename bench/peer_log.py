@@ -10,7 +10,8 @@ published `outputs/2048b.dN`:
 
 Usage: python bench/peer_log.py LOG [LOG2]
   LOG, LOG2  such a log, or the lines bench/peer_phase.py writes (.ndjson)
-With one: its games, mean ± s.e., and each tile's reach rate ± s.e.
+With one: its games, mean ± s.e., each tile's reach rate ± s.e., and each
+step's rate from the games that reached its first tile.
 With two: both, then the games they share (by game number, or seed), and
 whether each of those is the same game in both (moves, score, largest tile);
 then, over the games only one of them played, each tile's difference in
@@ -26,6 +27,7 @@ import re
 import statistics
 import sys
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +77,16 @@ def describe(name: str, rows: Sequence[dict[str, Any]]) -> str:
             parts.append(f"{tile} {p:.1%} ± {se:.1%}")
     if seconds > 0:
         parts.append(f"{moves / seconds:,.0f} moves/s")
+    return ", ".join(parts) + "\n  steps: " + steps(rows)
+
+
+def steps(rows: Sequence[dict[str, Any]]) -> str:
+    """Each step from one tile to the next over the games that reached the first."""
+    parts = []
+    for low, high in pairwise(TILES):
+        at = sum(r["max_tile"] >= low for r in rows)
+        on = sum(r["max_tile"] >= high for r in rows)
+        parts.append(f"{low} -> {high} {on:,} of {at:,}" + (f" ({on / at:.1%})" if at else ""))
     return ", ".join(parts)
 
 

@@ -36,6 +36,7 @@ def test_it_reads_each_finished_game_and_leaves_out_one_cut_off(log, tmp_path: P
     assert "2 games" in text and "mean 450,000 ± 150,000" in text
     assert "16384 100.0% ± 0.0%" in text and "32768 50.0% ± 35.4%" in text and "65536 0.0%" in text
     assert "6,400 moves/s" in text
+    assert "16384 -> 32768 1 of 2 (50.0%), 32768 -> 65536 0 of 1 (0.0%)" in text
 
 
 def test_a_replay_is_told_from_a_different_game(log) -> None:
