@@ -46,9 +46,9 @@ def read(path: Path) -> list[dict[str, Any]]:
     if path.suffix == ".ndjson":
         return [json.loads(line) for line in text.splitlines() if line.strip()]
     rows, end = [], None
-    for line in text.splitlines():
-        # The game loop draws its progress with carriage returns on the same line.
-        line = line.rsplit("\r", 1)[-1].strip()
+    # splitlines() also breaks at the carriage returns its progress is drawn
+    # with, so each game's two last lines come out whole.
+    for line in map(str.strip, text.splitlines()):
         if match := END.fullmatch(line):
             end = match
         elif (match := GAME.match(line)) and end is not None:
