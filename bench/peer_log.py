@@ -13,10 +13,11 @@ Usage: python bench/peer_log.py LOG [LOG2]
 With one: its games, mean ± s.e., each tile's reach rate ± s.e., and each
 step's rate from the games that reached its first tile.
 With two: both, then the games they share (by game number, or seed), and
-whether each of those is the same game in both (moves, score, largest tile);
-then, over the games only one of them played, each tile's difference in
-reach rate, its standard error and Fisher's exact p (the two samples are
-independent games, not pairs).
+whether each of those is the same game in both (score, moves and last
+board, as `solve2048 stats --compare` pairs games); then, over the games
+only one of them played, each tile's difference in reach rate, its standard
+error and Fisher's exact p (the two samples are independent games, not
+pairs).
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ from __future__ import annotations
 import json
 import math
 import re
-import statistics
 import sys
 from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from solve2048.stats import fisher_p
+from solve2048 import Board
+from solve2048.stats import compare, same_game, summarize
 
 END = re.compile(r"score (\d+) max (\d+) sum \d+")
 GAME = re.compile(r"game# (\d+) moves (\d+) seconds ([\d.]+)")
@@ -39,44 +40,49 @@ TILES = (8192, 16384, 32768, 65536)
 
 
 def read(path: Path) -> list[dict[str, Any]]:
-    """The games of ``path`` as rows (seed, score, max_tile, moves, seconds).
-    A log's game counts once its "game#" line is written; a game cut off by a
-    stop has none and is left out."""
+    """The games of ``path`` as rows (seed, score, max_tile, moves, seconds,
+    and from a log the last board, hex). A log's game counts once its "game#"
+    line is written; a game cut off by a stop has none and is left out."""
     text = path.read_text()
     if path.suffix == ".ndjson":
         return [json.loads(line) for line in text.splitlines() if line.strip()]
-    rows, end = [], None
+    rows: list[dict[str, Any]] = []
+    board: list[list[int]] = []
+    end = None
     # splitlines() also breaks at the carriage returns its progress is drawn
-    # with, so each game's two last lines come out whole.
+    # with, so each game's last board and two last lines come out whole.
     for line in map(str.strip, text.splitlines()):
-        if match := END.fullmatch(line):
+        if line.startswith("|"):
+            # "|  4096 |   512 | > 2 < |       |": the arrows mark the last spawn.
+            board = [*board[-3:], [int(cell.strip(" <>") or 0) for cell in line.strip("|").split("|")]]
+        elif match := END.fullmatch(line):
             end = match
         elif (match := GAME.match(line)) and end is not None:
             rows.append({"seed": int(match[1]), "score": int(end[1]), "max_tile": int(end[2]),
-                         "moves": int(match[2]), "seconds": float(match[3])})
-            end = None
+                         "moves": int(match[2]), "seconds": float(match[3]),
+                         "final_board": Board.from_rows(board).hex() if len(board) == 4 else None})
+            board, end = [], None
     return rows
 
 
-def rate(hits: int, games: int) -> tuple[float, float]:
-    """A reach rate and its standard error."""
-    p = hits / games
-    return p, math.sqrt(p * (1 - p) / games)
+def se(p: float, games: int) -> float:
+    """The standard error of a reach rate p over ``games``."""
+    return math.sqrt(p * (1 - p) / games)
 
 
 def describe(name: str, rows: Sequence[dict[str, Any]]) -> str:
-    scores = [r["score"] for r in rows]
-    games = len(rows)
-    moves, seconds = sum(r["moves"] for r in rows), sum(r["seconds"] for r in rows)
+    summary = summarize(rows)
+    games = summary["games"]
     parts = [f"{name}: {games:,} games"]
     if games > 1:
-        parts.append(f"mean {statistics.fmean(scores):,.0f} ± {statistics.stdev(scores) / math.sqrt(games):,.0f}")
+        parts.append(f"mean {summary['score']['mean']:,.0f} ± {summary['score']['std'] / math.sqrt(games):,.0f}")
     if games:
         for tile in TILES:
-            p, se = rate(sum(r["max_tile"] >= tile for r in rows), games)
-            parts.append(f"{tile} {p:.1%} ± {se:.1%}")
-    if seconds > 0:
-        parts.append(f"{moves / seconds:,.0f} moves/s")
+            # summarize() lists the tiles up to the largest any game reached.
+            p = summary["reach"].get(str(tile), 0.0)
+            parts.append(f"{tile} {p:.1%} ± {se(p, games):.1%}")
+    if summary["seconds"] > 0:
+        parts.append(f"{summary['moves_per_second']:,.0f} moves/s")
     return ", ".join(parts) + "\n  steps: " + steps(rows)
 
 
@@ -94,8 +100,7 @@ def same_games(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> str:
     """How many of the games both played are the same game in both."""
     theirs = {r["seed"]: r for r in b}
     shared = [r for r in a if r["seed"] in theirs]
-    differ = [r["seed"] for r in shared
-              if any(r[k] != theirs[r["seed"]][k] for k in ("moves", "score", "max_tile"))]
+    differ = [r["seed"] for r in shared if not same_game(r, theirs[r["seed"]])]
     line = f"shared games: {len(shared):,}, the same game in both: {len(shared) - len(differ):,}"
     return line + (f"; the first that differs: {differ[0]}" if differ else "")
 
@@ -109,12 +114,12 @@ def apart(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> list[str]
     if not only_a or not only_b:
         return []
     lines = [f"apart (the {len(only_a):,} and {len(only_b):,} games only one played), second less first:"]
+    reach = compare(only_a, only_b)["reach"]
     for tile in TILES:
-        hits_a = sum(r["max_tile"] >= tile for r in only_a)
-        hits_b = sum(r["max_tile"] >= tile for r in only_b)
-        (pa, sa), (pb, sb) = rate(hits_a, len(only_a)), rate(hits_b, len(only_b))
-        p = fisher_p(hits_a, len(only_a), hits_b, len(only_b))
-        lines.append(f"  {tile}: {100 * (pb - pa):+.1f} ± {100 * math.hypot(sa, sb):.1f} points, Fisher p {p:.3f}")
+        # compare() lists the tiles up to the largest either side reached.
+        r = reach.get(str(tile), {"a": 0.0, "b": 0.0, "diff": 0.0, "p": 1.0})
+        spread = math.hypot(se(r["a"], len(only_a)), se(r["b"], len(only_b)))
+        lines.append(f"  {tile}: {100 * r['diff']:+.1f} ± {100 * spread:.1f} points, Fisher p {r['p']:.3f}")
     return lines
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from helpers import bench_module
 
+from solve2048 import Board
+
 
 @pytest.fixture(scope="module")
 def log():
@@ -17,10 +19,18 @@ def log():
 
 def game_lines(seed: int, score: int, top: int, moves: int) -> str:
     # As its game loop writes them: progress drawn over with carriage returns,
-    # the last board, then the two lines that end a game.
-    return (f"\r   2048\r   {top}\r---------\n|  {top} |     2 |\n---------\n"
-            f"score {score} max {top} sum {top + 2}\n"
+    # the last board (its last spawn between arrows), then the two lines that
+    # end a game.
+    rule = "-" * 33
+    return (f"\r   2048\r   {top}\r{rule}\n| {top:5} |     2 |       |       |\n{rule}\n"
+            + f"|       |       |       |       |\n{rule}\n" * 2
+            + f"|     4 |       | > 2 < |       |\n{rule}\n"
+            f"score {score} max {top} sum {top + 8}\n"
             f"game# {seed} moves {moves} seconds 2.5 moves/s {moves / 2.5:.1f}\n")
+
+
+def last_board(top: int) -> str:
+    return Board(f"{top} 2 . . / . . . . / . . . . / 4 . 2 .").hex()
 
 
 def test_it_reads_each_finished_game_and_leaves_out_one_cut_off(log, tmp_path: Path) -> None:
@@ -29,8 +39,10 @@ def test_it_reads_each_finished_game_and_leaves_out_one_cut_off(log, tmp_path: P
                     + "\r   4096\r   8192")   # the third game was stopped
     rows = log.read(path)
     assert rows == [
-        {"seed": 2001, "score": 600000, "max_tile": 32768, "moves": 21000, "seconds": 2.5},
-        {"seed": 2002, "score": 300000, "max_tile": 16384, "moves": 11000, "seconds": 2.5},
+        {"seed": 2001, "score": 600000, "max_tile": 32768, "moves": 21000, "seconds": 2.5,
+         "final_board": last_board(32768)},
+        {"seed": 2002, "score": 300000, "max_tile": 16384, "moves": 11000, "seconds": 2.5,
+         "final_board": last_board(16384)},
     ]
     text = log.describe("x", rows)
     assert "2 games" in text and "mean 450,000 ± 150,000" in text
@@ -45,6 +57,9 @@ def test_a_replay_is_told_from_a_different_game(log) -> None:
     assert log.same_games(a, b) == "shared games: 3, the same game in both: 3"
     b[1]["moves"] += 1
     assert log.same_games(a, b) == "shared games: 3, the same game in both: 2; the first that differs: 3"
+    # The same score and moves with another last board is another game.
+    a[4]["final_board"], b[2]["final_board"] = last_board(8192), last_board(16384)
+    assert log.same_games(a, b) == "shared games: 3, the same game in both: 1; the first that differs: 3"
 
 
 def test_apart_compares_only_the_games_one_of_them_played(log, tmp_path: Path) -> None:
