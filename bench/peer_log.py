@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from solve2048 import Board
-from solve2048.stats import compare, same_game, summarize
+from solve2048.stats import compare, same_game, share_se, summarize
 
 END = re.compile(r"score (\d+) max (\d+) sum \d+")
 GAME = re.compile(r"game# (\d+) moves (\d+) seconds ([\d.]+)")
@@ -65,11 +65,6 @@ def read(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def se(p: float, games: int) -> float:
-    """The standard error of a reach rate p over ``games``."""
-    return math.sqrt(p * (1 - p) / games)
-
-
 def describe(name: str, rows: Sequence[dict[str, Any]]) -> str:
     summary = summarize(rows)
     games = summary["games"]
@@ -80,7 +75,7 @@ def describe(name: str, rows: Sequence[dict[str, Any]]) -> str:
         for tile in TILES:
             # summarize() lists the tiles up to the largest any game reached.
             p = summary["reach"].get(str(tile), 0.0)
-            parts.append(f"{tile} {p:.1%} ± {se(p, games):.1%}")
+            parts.append(f"{tile} {p:.1%} ± {share_se(p, games):.1%}")
     if summary["seconds"] > 0:
         parts.append(f"{summary['moves_per_second']:,.0f} moves/s")
     return ", ".join(parts) + "\n  steps: " + steps(rows)
@@ -117,9 +112,8 @@ def apart(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> list[str]
     reach = compare(only_a, only_b)["reach"]
     for tile in TILES:
         # compare() lists the tiles up to the largest either side reached.
-        r = reach.get(str(tile), {"a": 0.0, "b": 0.0, "diff": 0.0, "p": 1.0})
-        spread = math.hypot(se(r["a"], len(only_a)), se(r["b"], len(only_b)))
-        lines.append(f"  {tile}: {100 * r['diff']:+.1f} ± {100 * spread:.1f} points, Fisher p {r['p']:.3f}")
+        r = reach.get(str(tile), {"diff": 0.0, "se": 0.0, "p": 1.0})
+        lines.append(f"  {tile}: {100 * r['diff']:+.1f} ± {100 * r['se']:.1f} points, Fisher p {r['p']:.3f}")
     return lines
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 from collections.abc import Iterable, Mapping
@@ -36,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from solve2048.results import load
-from solve2048.stats import paired_difference, played_on, same_game
+from solve2048.stats import paired_difference, played_on, same_game, share_difference_se
 
 RESULTS = Path(__file__).resolve().parent / "results"
 RUN = RESULTS / "depth5-16384to32768-pass.jsonl"         # the package's phase 2, played once
@@ -151,7 +150,7 @@ def step_line(theirs: list[Mapping[str, Any]], ours: list[Mapping[str, Any]], ti
     if not n or not m:
         return f"{a:,} of {n:,} against the run's {b:,} of {m:,}"
     p, q = a / n, b / m
-    se = math.sqrt(p * (1 - p) / n + q * (1 - q) / m)
+    se = share_difference_se(q, m, p, n)
     return (f"{a:,} of {n:,} ({p:.1%}) against the run's {b:,} of {m:,} ({q:.1%}), "
             f"{100 * (p - q):+.1f} ± {100 * se:.1f} points")
 

@@ -92,7 +92,7 @@ def compare_text(c: dict[str, Any], name_a: str, name_b: str) -> str:
     for tile, r in c["reach"].items():
         mark = "significant" if r["significant"] else "not significant"
         lines.append(f"{'reach ' + tile:14}{r['a']:>14.1%}{r['b']:>14.1%}{r['diff']:>+14.1%}"
-                     f"  p = {r['p']:.3g} ({mark})")
+                     f"  ± {r['se']:.1%}, p = {r['p']:.3g} ({mark})")
     lines += _paired_lines(c["paired"])
     lines.append(f"A = {name_a}\nB = {name_b}")
     return "\n".join(lines)

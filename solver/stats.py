@@ -184,6 +184,19 @@ def fisher_p(hits_a: int, games_a: int, hits_b: int, games_b: int) -> float:
     return min(1.0, sum(w for w in ways if w <= seen) / math.comb(games, hits))
 
 
+def share_se(share: float, games: int) -> float:
+    """The standard error of a share (a reach rate) over ``games`` independent
+    games; 0 with none."""
+    return math.sqrt(share * (1 - share) / games) if games else 0.0
+
+
+def share_difference_se(share_a: float, games_a: int, share_b: float, games_b: int) -> float:
+    """The standard error of the difference of two shares measured on
+    independent games (two batches on other seeds): their errors add in
+    quadrature. Paired games measure it far more closely (``paired``)."""
+    return math.hypot(share_se(share_a, games_a), share_se(share_b, games_b))
+
+
 def paired_difference(a: Sequence[float], b: Sequence[float], p: float | None = None) -> dict[str, Any]:
     """The means of paired values, the mean of their differences b - a, its
     standard error and two-sided p-value (by the normal law unless given)."""
@@ -234,7 +247,7 @@ def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 def compare(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """B minus A: the difference of mean scores (Welch's z) and of each reach rate
-    (Fisher's exact test), with two-sided p-values; significant means p < 0.05.
+    (its standard error, and Fisher's exact test), with two-sided p-values; significant means p < 0.05.
     ``paired`` is the same on the seeds both files played (``paired``), or None."""
     sa, sb = summarize(a), summarize(b)
     na, nb = sa["games"], sb["games"]
@@ -250,7 +263,8 @@ def compare(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[st
         # Exact, as the paired test is: the normal law called 3 of 200 against
         # 0 of 300 significant (p = 0.03), where the exact count says 0.06.
         p = fisher_p(ha, na, hb, nb)
-        reach[key] = {"a": pa, "b": pb, "diff": pb - pa, "p": p, "significant": p < 0.05}
+        reach[key] = {"a": pa, "b": pb, "diff": pb - pa, "se": share_difference_se(pa, na, pb, nb),
+                      "p": p, "significant": p < 0.05}
     return {
         "a": sa,
         "b": sb,

@@ -8,7 +8,18 @@ import statistics
 import pytest
 
 from solve2048.cli.summary import compare_text, seeds_text, summary_text
-from solve2048.stats import compare, fisher_p, mcnemar_p, paired, same_game, seed_ranges, summarize, wilson_interval
+from solve2048.stats import (
+    compare,
+    fisher_p,
+    mcnemar_p,
+    paired,
+    same_game,
+    seed_ranges,
+    share_difference_se,
+    share_se,
+    summarize,
+    wilson_interval,
+)
 
 
 def row(seed: int, score: int, max_tile: int, moves: int = 100, seconds: float = 0.5) -> dict:
@@ -72,6 +83,24 @@ def test_compare_flags_only_real_differences() -> None:
     same = compare(weak, weak)
     assert not same["score_significant"] and same["score_p"] == 1.0
     assert not any(r["significant"] for r in same["reach"].values())
+
+
+def test_a_share_and_a_difference_of_independent_shares_have_their_standard_errors() -> None:
+    assert share_se(0.5, 100) == pytest.approx(0.05)
+    assert share_se(0.0, 100) == share_se(1.0, 100) == share_se(0.3, 0) == 0.0
+    # Two independent batches: the variances add.
+    assert share_difference_se(0.5, 100, 0.2, 400) == pytest.approx(math.sqrt(0.25 / 100 + 0.16 / 400))
+    assert share_difference_se(0.5, 100, 0.2, 0) == pytest.approx(0.05)
+
+
+def test_compare_gives_each_reach_difference_its_standard_error() -> None:
+    a = [row(i, 20_000, 2048 if i % 2 else 1024) for i in range(100)]            # 2048 in 50%
+    b = [row(1000 + i, 30_000, 2048 if i % 5 else 1024) for i in range(400)]     # 80%, other seeds
+    c = compare(a, b)
+    assert c["paired"] is None
+    r = c["reach"]["2048"]
+    assert r["diff"] == pytest.approx(0.3) and r["se"] == pytest.approx(math.sqrt(0.25 / 100 + 0.16 / 400))
+    assert "+30.0%  ± 5.4%, p = " in compare_text(c, "a", "b")
 
 
 def test_paired_games_measure_a_small_gain_that_two_means_cannot() -> None:
