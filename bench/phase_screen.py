@@ -150,7 +150,7 @@ def step_line(theirs: list[Mapping[str, Any]], ours: list[Mapping[str, Any]], ti
     if not n or not m:
         return f"{a:,} of {n:,} against the run's {b:,} of {m:,}"
     p, q = a / n, b / m
-    se = share_difference_se(q, m, p, n)
+    se = share_difference_se(p, n, q, m)
     return (f"{a:,} of {n:,} ({p:.1%}) against the run's {b:,} of {m:,} ({q:.1%}), "
             f"{100 * (p - q):+.1f} ± {100 * se:.1f} points")
 
