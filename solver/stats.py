@@ -248,7 +248,8 @@ def same_game(a: dict[str, Any], b: dict[str, Any]) -> bool:
 def compare(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """B minus A: the difference of mean scores (Welch's z) and of each reach
     rate (with its standard error; Fisher's exact test), with two-sided
-    p-values; significant means p < 0.05. ``paired`` is the same on the seeds both files played (``paired``), or None."""
+    p-values; significant means p < 0.05. Its ``paired`` entry is the same
+    comparison on the seeds both files played (from ``paired``), or None."""
     sa, sb = summarize(a), summarize(b)
     na, nb = sa["games"], sb["games"]
     se = math.sqrt(sa["score"]["std"] ** 2 / max(na, 1) + sb["score"]["std"] ** 2 / max(nb, 1))
