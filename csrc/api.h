@@ -212,8 +212,11 @@ uint64_t s2048_spawn_on(s2048_rng *r, uint64_t board, uint64_t empty, int *cell,
  * changed, 0 when not, -1 when the move would make a tile past 131072. */
 int s2048_wide_move(uint64_t low, uint16_t high, int dir, uint64_t *out_low, uint16_t *out_high,
                     uint32_t *gain);
+/* Bit d set when dir d changes the board; a move that would merge two 131072s
+ * is not a move (no game holds two; a given board may). */
 int s2048_wide_legal_mask(uint64_t low, uint16_t high);
 int s2048_wide_count_empty(uint64_t low, uint16_t high);
+/* Every cell full and no legal move. */
 int s2048_wide_is_game_over(uint64_t low, uint16_t high);
 /* s2048_spawn on a wide board: the same draws, over its empty cells. */
 uint64_t s2048_wide_spawn(s2048_rng *r, uint64_t low, uint16_t high, int *cell, int *value);

@@ -65,6 +65,17 @@ static int first_legal(int mask)
     return -1;
 }
 
+/* The best of the search's directions among the board's legal ones (mask),
+ * first of equals as the search's own choice; the board's first legal move
+ * when the search valued none of them. */
+static int best_legal(const s2048_result *r, int mask)
+{
+    int best = -1;
+    for (int d = 0; d < 4; d++)
+        if ((r->legal & mask) >> d & 1 && (best < 0 || r->values[d] > r->values[best])) best = d;
+    return best >= 0 ? best : first_legal(mask);
+}
+
 /* Chooses the move for the game's board: from a table when one is sure
  * enough, else from the search, both on the board's 64-bit copy (ladder.c;
  * the board itself below 65536). Fills dir and depth of step, and probe with
@@ -76,10 +87,14 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                        int depth, int danger, int quiescence, double time_ms, double prune, int *dir, s2048_step *step,
                        s2048_probe *probe)
 {
-    int lossless = 1;
-    uint64_t copy = on_fast_path(g) ? g->board : s2048_downgrade(g->board, g->high, &lossless);
+    int fast = on_fast_path(g), lossless;  /* lossless is not needed: the board's legal moves decide */
+    uint64_t copy = fast ? g->board : s2048_downgrade(g->board, g->high, &lossless);
+    /* The copy may see a move the board cannot play: a merge of two 131072s
+     * (no game holds them; a given board may), or, in a copy that had to join
+     * two ranks, a merge of tiles that differ. Only the board's moves are played. */
+    int board_legal = fast ? 15 : s2048_wide_legal_mask(g->board, g->high);
     probe->dir = -1;
-    if (tables && s2048_tables_probe(tables, copy, probe) && probe->trusted) {
+    if (tables && s2048_tables_probe(tables, copy, probe) && probe->trusted && (board_legal >> probe->dir & 1)) {
         *dir = probe->dir;
         step->depth = 0;
         step->from_table = 1;
@@ -89,8 +104,8 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
     if (s2048_analyze(s, e, copy, depth, danger, quiescence, time_ms, prune, 0, &r) != 0) return -1;
     *dir = r.best;
     /* A copy that could not keep every merge (a board holding every rank) may
-     * see no move where the board has one: then the board's first legal move. */
-    if (*dir < 0 && !lossless) *dir = first_legal(s2048_wide_legal_mask(g->board, g->high));
+     * also see no move where the board has one: then the board's first legal move. */
+    if (!fast && (*dir < 0 || !(board_legal >> *dir & 1))) *dir = best_legal(&r, board_legal);
     step->depth = (uint8_t)r.depth;
     step->from_table = 0;
     return 0;

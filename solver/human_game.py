@@ -68,8 +68,9 @@ class HumanGame:
 
     def blocked(self, direction: str | Move) -> str | None:
         """Why ``direction`` cannot be played now (NOTHING_MOVES), or None when it can."""
-        after, _ = self.board.move(direction)
-        return NOTHING_MOVES if after == self.board else None
+        # The board's legal moves, not a trial move: on a given board with two
+        # 131072s, the move that would merge them is refused, not played.
+        return None if Move.parse(direction) in self.board.legal_moves() else NOTHING_MOVES
 
     @property
     def over(self) -> bool:

@@ -348,9 +348,9 @@ def _apply_move(cells: list[int], obj: dict[str, Any], line: int, n: int) -> tup
     direction = obj.get("dir")
     if direction not in reference.DIRECTIONS:
         raise RecordError(line, f"move {n}: dir must be up, down, left or right, got {_show(direction)}")
-    after, points = reference.move(cells, direction)
-    if after == cells:
+    if not reference.is_legal(cells, direction):  # no change, or two 131072s merging
         raise RecordError(line, f"move {n}: {direction} is not a legal move here")
+    after, points = reference.move(cells, direction)
     if _int(obj.get("gain"), line, f"move {n}: gain") != points:
         raise RecordError(line, f"move {n}: gain is {_show(obj.get('gain'))}, but {direction} scores {points}")
     return after, points

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from solve2048.errors import InvalidArgumentError
 
 DIRECTIONS = ("up", "down", "left", "right")
+MAX_TILE = 131072  # the largest tile 16 cells can hold (RULES.md)
 
 
 def _line_indices(direction: str) -> list[list[int]]:
@@ -48,10 +49,19 @@ def slide_line(line: Sequence[int]) -> tuple[list[int], int]:
 def move(cells: Sequence[int], direction: str) -> tuple[list[int], int]:
     """Returns the 16 cells after sliding in ``direction`` (no spawn) and the points gained.
 
-    An invalid move returns the same cells and 0.
+    An invalid move returns the same cells and 0; one that would merge two
+    131072s (see ``is_legal``) is refused with InvalidArgumentError.
     """
     if len(cells) != 16:
         raise InvalidArgumentError(f"expected 16 cells, got {len(cells)}")
+    out, gain = _slide(cells, direction)
+    if max(out) > MAX_TILE:
+        raise InvalidArgumentError(
+            f"moving {direction} would merge two {MAX_TILE}s: no 16-cell game holds a tile past {MAX_TILE}")
+    return out, gain
+
+
+def _slide(cells: Sequence[int], direction: str) -> tuple[list[int], int]:
     out = list(cells)
     gain = 0
     for indices in _line_indices(direction):
@@ -63,8 +73,11 @@ def move(cells: Sequence[int], direction: str) -> tuple[list[int], int]:
 
 
 def is_legal(cells: Sequence[int], direction: str) -> bool:
-    """A move is valid exactly when it changes the board."""
-    return move(cells, direction)[0] != list(cells)
+    """A move is valid exactly when it changes the board. Two 131072s, which
+    no game holds but a given board may, do not merge: a move that would make
+    262144 is not a move."""
+    out, _ = _slide(cells, direction)
+    return out != list(cells) and max(out) <= MAX_TILE
 
 
 def legal_moves(cells: Sequence[int]) -> list[str]:
@@ -72,17 +85,11 @@ def legal_moves(cells: Sequence[int]) -> list[str]:
 
 
 def is_game_over(cells: Sequence[int]) -> bool:
-    """Game over: every cell full and no two adjacent cells equal."""
-    if any(v == 0 for v in cells):
-        return False
-    for r in range(4):
-        for c in range(4):
-            v = cells[4 * r + c]
-            if c < 3 and cells[4 * r + c + 1] == v:
-                return False
-            if r < 3 and cells[4 * (r + 1) + c] == v:
-                return False
-    return True
+    """Game over: every cell full and no legal move. On any board a game can
+    reach, that is no two neighbours equal (RULES.md); on a given board with
+    two 131072s, which do not merge (``is_legal``), two 2s side by side may
+    not save it, if every move would also merge the 131072s."""
+    return all(cells) and not legal_moves(cells)
 
 
 def downgrade(cells: Sequence[int]) -> tuple[list[int], bool]:

@@ -281,7 +281,10 @@ def expectimax(
         search.pass_ = search.lost = None
         values = _root_values(search, board, depth)
     back = _back(values, s)
-    return OracleResult({d: back[d] for d in reference.DIRECTIONS}, search.nodes)
+    # Only the board's own moves are valued: its copy may merge what the board
+    # cannot (two 131072s, or two ranks a full copy had to join).
+    playable = reference.legal_moves(cells)
+    return OracleResult({d: back[d] if d in playable else None for d in reference.DIRECTIONS}, search.nodes)
 
 
 def _root_values(search: _Search, board: list[int], depth: int) -> dict[str, float | None]:

@@ -93,10 +93,17 @@ def analyze(board: Board | str, settings: SearchSettings | None = None, *,
     if settings.late_quiescence is not None and engine.holds_32768(int(position)):
         quiescence = settings.engine_late_quiescence  # the game's last phase, as the C game loop plays it
     searcher = searcher or engine.thread_searcher(settings.tt_mb, settings.threads)
+    bits = int(position)
+    copy = engine.search_board(bits)  # the board itself below 65536 (csrc/ladder.c)
     up, down, left, right, legal, best, depth, nodes, cache_hits, seconds = searcher.search(
-        engine.search_board(int(position)),  # the board itself below 65536 (csrc/ladder.c)
-        depth, danger, quiescence, time_ms, prune, False, engine.evaluator(weights),
+        copy, depth, danger, quiescence, time_ms, prune, False, engine.evaluator(weights),
     )
+    if copy != bits:
+        # The copy may see a move the board cannot play (a merge of two
+        # 131072s, or of two ranks a full copy had to join): only the board's
+        # legal moves are valued, as the C game loop plays them.
+        legal &= engine.legal_mask(bits)
+        best = first_best((up, down, left, right), legal)
     values = {
         Move.UP: up if legal & 1 else None,
         Move.DOWN: down if legal & 2 else None,
@@ -104,6 +111,16 @@ def analyze(board: Board | str, settings: SearchSettings | None = None, *,
         Move.RIGHT: right if legal & 8 else None,
     }
     return _analysis(position, ALL_MOVES[best] if best >= 0 else None, values, depth, nodes, cache_hits, seconds)
+
+
+def first_best(values: tuple[float, float, float, float], legal: int) -> int:
+    """The direction of the highest value among those set in ``legal``, the
+    first of equals (up, down, left, right), as the C search chooses; -1 for none."""
+    best = -1
+    for direction in range(4):
+        if legal >> direction & 1 and (best < 0 or values[direction] > values[best]):
+            best = direction
+    return best
 
 
 _new_analysis = object.__new__

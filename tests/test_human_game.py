@@ -155,6 +155,17 @@ def test_a_save_past_32768_restores_and_plays_on(tmp_path: Path) -> None:
     assert restored.move("down") is True
 
 
+def test_two_131072s_in_a_restored_game_do_not_merge(tmp_path: Path) -> None:
+    # No game holds two 131072s, but a save file may: the move that would
+    # merge them is refused as a move that moves nothing, and the rest play.
+    store = SaveStore(tmp_path)
+    store.save(session_on("131072 131072 . . / . . . . / . . . . / . . . 2"))
+    restored, warning = store.load_game(0)
+    assert warning is None and restored is not None
+    assert restored.blocked("left") == NOTHING_MOVES and restored.move("left") is False and restored.moves == 0
+    assert restored.move("down") is True and restored.board.max_tile == 131072
+
+
 def test_saves_with_impossible_numbers_or_boards_are_set_aside(tmp_path: Path) -> None:
     store = SaveStore(tmp_path)
     good = HumanGame.new(1).to_json()

@@ -4,18 +4,20 @@ the search's 64-bit copy and whole games (csrc/ladder.c, docs/rules.md)."""
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solve2048 import Board, Game, InvalidBoardError, SearchSettings, decide, move_batch, reference
-from solve2048.engine import downgrade, legal_mask
+from solve2048 import Board, Game, InvalidBoardError, SearchSettings, Weights, decide, move_batch, reference
+from solve2048.engine import DEFAULT_LATE_QUIESCENCE, DEFAULT_QUIESCENCE, Searcher, downgrade, legal_mask
 from solve2048.errors import InvalidArgumentError
 from solve2048.human_game import HumanGame
 from solve2048.moves import ALL_MOVES
 from solve2048.record import replay
+from solve2048.reference_search import expectimax
 
 # Known answers from the rules: merge order and one merge per tile hold past 32768.
 KNOWN = [
@@ -200,3 +202,101 @@ def test_a_game_from_a_board_past_2048_is_not_won_by_its_first_move(tmp_path) ->
     fresh = Game(2, depth=1, start="1024 1024 . . / . . . . / . . . . / . . . .")
     fresh.advance(1)
     assert fresh.won_at_move == 1
+
+
+# Two 131072s: no game holds them (making the second needs 17 cells), but a
+# given board may. They do not merge, since 262144 is not a tile: a move that
+# would merge them is not a move, and the search, the game loop and the
+# oracle play only the board's own moves, though the search's copy could
+# merge them (docs/rules.md).
+TWO_TOPS = "131072 131072 . . / . . . . / . . . . / . . . ."
+
+
+def test_two_131072s_do_not_merge_in_c_or_in_the_oracle() -> None:
+    board = Board(TWO_TOPS)
+    assert [str(m) for m in board.legal_moves()] == reference.legal_moves(list(board.cells)) == ["down"]
+    for direction in ("left", "right"):
+        with pytest.raises(InvalidArgumentError, match="past 131072"):
+            board.move(direction)
+        with pytest.raises(InvalidArgumentError, match="past 131072"):
+            reference.move(list(board.cells), direction)
+    full = Board("131072 131072 2 4 / 2 4 8 16 / 4 8 16 32 / 8 16 32 64")
+    assert full.is_game_over() and reference.is_game_over(list(full.cells))
+    assert not full.legal_moves() and decide(full, depth=1).move is None
+
+
+def two_top_cells() -> st.SearchStrategy[list[int]]:
+    """A wide board with two 131072s put on two of its cells."""
+    return st.tuples(wide_cells(), st.sampled_from(range(16)), st.sampled_from(range(16))).filter(
+        lambda t: t[1] != t[2]).map(lambda t: [131072 if i in t[1:] else v for i, v in enumerate(t[0])])
+
+
+@settings(max_examples=200, deadline=None)
+@given(two_top_cells())
+def test_boards_with_two_131072s_move_as_the_oracle_says_and_the_search_plays_their_moves(cells) -> None:
+    board = Board.from_cells(cells)
+    legal = [str(m) for m in board.legal_moves()]
+    assert legal == reference.legal_moves(cells)
+    assert board.is_game_over() == reference.is_game_over(cells)
+    for move in ALL_MOVES:
+        if str(move) in legal:
+            after, gain = board.move(move)
+            assert (list(after.cells), gain) == reference.move(cells, str(move))
+    decision = decide(board, depth=2, searcher=Searcher(tt_mb=0))
+    assert (decision.move is None) == (not legal)
+    assert decision.move is None or str(decision.move) in legal
+    assert decision.analysis is not None
+    oracle = expectimax(cells, 2, "auto", Weights(), DEFAULT_QUIESCENCE, DEFAULT_LATE_QUIESCENCE)
+    assert decision.analysis.nodes == oracle.nodes
+    for move in ALL_MOVES:
+        got, expected = decision.analysis.values[move], oracle.values[str(move)]
+        assert (got is None) == (expected is None) and (got is None or math.isclose(got, expected, rel_tol=1e-9))
+        assert got is None or str(move) in legal
+
+
+def test_a_game_from_two_131072s_plays_its_moves_as_decide_chooses() -> None:
+    start = "131072 131072 2 . / 4 . . . / . . . . / . . . ."
+    settings_ = SearchSettings(depth=2)
+    game = Game(5, settings_, start=start)
+    board = game.board
+    steps = game.advance(40)
+    assert steps and str(steps[0].move) == str(decide(board, settings_, values=False).move) == "down"
+    for step in steps:
+        assert decide(board, settings_, values=False).move == step.move
+        board = step.board
+
+
+def test_the_hint_and_play_commands_take_two_131072s(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from solve2048.cli.main import cli
+
+    hint = CliRunner().invoke(cli, ["hint", TWO_TOPS, "--no-tables", "--json"])
+    assert hint.exit_code == 0, hint.output
+    data = json.loads(hint.output)
+    assert data["best"] == "down" and data["values"]["left"] is None and data["values"]["right"] is None
+    path = tmp_path / "two.jsonl"
+    play = CliRunner().invoke(cli, ["play", "-d", "1", "-s", "2", "--no-tables", "--quiet", "--start", TWO_TOPS,
+                                    "--record", str(path)])
+    assert play.exit_code == 0, play.output
+    assert replay(path.read_text().splitlines()).spawns_follow_seed is True
+
+
+def test_a_record_that_merges_two_131072s_is_refused_at_its_line() -> None:
+    from solve2048.record import RecordError
+
+    start = {"type": "start", "seed": 1, "depth": 1, "board": list(Board(TWO_TOPS).cells), "given": True}
+    merge = {"type": "move", "dir": "left", "gain": 262144, "spawn": {"cell": 5, "value": 2}}
+    with pytest.raises(RecordError, match="line 2: move 1: left is not a legal move here"):
+        replay([json.dumps(start), json.dumps(merge)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(wide_cells())
+def test_no_legal_move_is_the_rules_game_over_where_131072s_cannot_meet(cells: list[int]) -> None:
+    # The oracle's game over is "every cell full and no legal move"; with at
+    # most one 131072 that is RULES.md's own: no two neighbours equal.
+    full = all(cells)
+    pairs = any(cells[i] == cells[i + 1] for i in range(16) if i % 4 < 3) or any(
+        cells[i] == cells[i + 4] for i in range(12))
+    assert reference.is_game_over(cells) == (full and not pairs) == Board.from_cells(cells).is_game_over()

@@ -49,7 +49,9 @@
   }
 
   // The board after a move, with no spawn: {cells, gain, moved, paths}, where
-  // paths lists each tile's journey {from, to, merged} in cell numbers.
+  // paths lists each tile's journey {from, to, merged} in cell numbers. A
+  // move that would merge two 131072s (no game holds two; an edited board
+  // may) is not a move: the board as it was, moved false.
   function move(cells, direction) {
     const after = cells.slice();
     const paths = [];
@@ -63,6 +65,7 @@
         paths.push({ from: index[p.from], to: index[p.to], merged: p.merged });
       });
     }
+    if (maxTile(after) > MAX_TILE) return { cells: cells.slice(), gain: 0, moved: false, paths: [] };
     const moved = after.some(function (v, i) { return v !== cells[i]; });
     return { cells: after, gain: gain, moved: moved, paths: paths };
   }
@@ -71,8 +74,9 @@
     return DIRECTIONS.filter(function (d) { return move(cells, d).moved; });
   }
 
+  // Every cell full and no legal move (the empty board is not a lost one).
   function isGameOver(cells) {
-    return legalMoves(cells).length === 0;
+    return emptyCells(cells).length === 0 && legalMoves(cells).length === 0;
   }
 
   function emptyCells(cells) {
