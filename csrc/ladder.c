@@ -116,7 +116,10 @@ int s2048_wide_count_empty(uint64_t low, uint16_t high)
 
 int s2048_wide_is_game_over(uint64_t low, uint16_t high)
 {
-    return s2048_wide_count_empty(low, high) == 0 && s2048_wide_legal_mask(low, high) == 0;
+    /* RULES.md: the game ends when no valid move remains. On a board a game
+     * reaches that is every cell full and no two neighbours equal; a given
+     * board with 131072s in an L, which do not merge, has none with cells empty. */
+    return s2048_wide_legal_mask(low, high) == 0;
 }
 
 uint64_t s2048_wide_spawn(s2048_rng *r, uint64_t low, uint16_t high, int *cell, int *value)

@@ -311,7 +311,7 @@ class Board:
         return [m for m in ALL_MOVES if mask >> m & 1]
 
     def is_game_over(self) -> bool:
-        """Lost: all 16 cells full and no legal move (no two adjacent tiles
+        """Lost: no legal move (all 16 cells full and no two adjacent tiles
         equal, on any board a game can reach; see reference.is_game_over)."""
         return engine.is_game_over(self._bits)
 

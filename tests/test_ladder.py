@@ -220,6 +220,8 @@ def test_two_131072s_do_not_merge_in_c_or_in_the_oracle() -> None:
             board.move(direction)
         with pytest.raises(InvalidArgumentError, match="past 131072"):
             reference.move(list(board.cells), direction)
+    corner = Board("131072 131072 . . / 131072 . . . / . . . . / . . . 2")  # every move merges two
+    assert not corner.legal_moves() and corner.is_game_over() and reference.is_game_over(list(corner.cells))
     full = Board("131072 131072 2 4 / 2 4 8 16 / 4 8 16 32 / 8 16 32 64")
     assert full.is_game_over() and reference.is_game_over(list(full.cells))
     assert not full.legal_moves() and decide(full, depth=1).move is None
@@ -280,6 +282,11 @@ def test_the_hint_and_play_commands_take_two_131072s(tmp_path) -> None:
                                     "--record", str(path)])
     assert play.exit_code == 0, play.output
     assert replay(path.read_text().splitlines()).spawns_follow_seed is True
+    corner_path = tmp_path / "corner.jsonl"
+    corner = CliRunner().invoke(cli, ["play", "-d", "1", "--no-tables", "--quiet", "--record", str(corner_path),
+                                      "--start", "131072 131072 . . / 131072 . . . / . . . . / . . . ."])
+    assert corner.exit_code == 0 and "game over: score 0 · max tile 131072 · 0 moves" in corner.output, corner.output
+    assert replay(corner_path.read_text().splitlines()).game_over is True
 
 
 def test_a_record_that_merges_two_131072s_is_refused_at_its_line() -> None:
@@ -294,9 +301,10 @@ def test_a_record_that_merges_two_131072s_is_refused_at_its_line() -> None:
 @settings(max_examples=300, deadline=None)
 @given(wide_cells())
 def test_no_legal_move_is_the_rules_game_over_where_131072s_cannot_meet(cells: list[int]) -> None:
-    # The oracle's game over is "every cell full and no legal move"; with at
-    # most one 131072 that is RULES.md's own: no two neighbours equal.
-    full = all(cells)
+    # The oracle's game over is RULES.md's "no valid move remains"; with at
+    # most one 131072, on a board with a tile, that is every cell full and no
+    # two neighbours equal.
     pairs = any(cells[i] == cells[i + 1] for i in range(16) if i % 4 < 3) or any(
         cells[i] == cells[i + 4] for i in range(12))
-    assert reference.is_game_over(cells) == (full and not pairs) == Board.from_cells(cells).is_game_over()
+    lost = (all(cells) and not pairs) or not any(cells)  # the empty board has no move either
+    assert reference.is_game_over(cells) == lost == Board.from_cells(cells).is_game_over()

@@ -74,9 +74,10 @@
     return DIRECTIONS.filter(function (d) { return move(cells, d).moved; });
   }
 
-  // Every cell full and no legal move (the empty board is not a lost one).
+  // No legal move: on a board a game reaches, every cell full and no two
+  // equal neighbours (docs/rules.md).
   function isGameOver(cells) {
-    return emptyCells(cells).length === 0 && legalMoves(cells).length === 0;
+    return legalMoves(cells).length === 0;
   }
 
   function emptyCells(cells) {
