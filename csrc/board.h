@@ -100,4 +100,13 @@ static inline int board_has_two_maxed(board_t x)
     return (m & (m - 1)) != 0;
 }
 
+/* How many cells of a wide board (ladder.c) hold 131072: rank 17, the
+ * fifth bit over the nibble 1. */
+static inline int wide_count_131072(board_t low, uint16_t high)
+{
+    int n = 0;
+    for (int i = 0; i < 16; i++) n += (high >> i & 1) && (low >> (4 * i) & 0xf) == 1;
+    return n;
+}
+
 #endif /* BOARD_H_INCLUDED */

@@ -76,6 +76,16 @@ static int best_legal(const s2048_result *r, int mask)
     return best >= 0 ? best : first_legal(mask);
 }
 
+/* Whether dir is a legal move on the game's wide board: one move, not the
+ * four of its legal mask. */
+static int board_plays(const s2048_game *g, int dir)
+{
+    uint64_t low;
+    uint16_t high;
+    uint32_t gain;
+    return s2048_wide_move(g->board, g->high, dir, &low, &high, &gain) > 0;
+}
+
 /* Chooses the move for the game's board: from a table when one is sure
  * enough, else from the search, both on the board's 64-bit copy (ladder.c;
  * the board itself below 65536). Fills dir and depth of step, and probe with
@@ -87,14 +97,16 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
                        int depth, int danger, int quiescence, double time_ms, double prune, int *dir, s2048_step *step,
                        s2048_probe *probe)
 {
-    int fast = on_fast_path(g), lossless;  /* lossless is not needed: the board's legal moves decide */
+    int fast = on_fast_path(g), lossless = 1;
     uint64_t copy = fast ? g->board : s2048_downgrade(g->board, g->high, &lossless);
     /* The copy may see a move the board cannot play: a merge of two 131072s
      * (no game holds them; a given board may), or, in a copy that had to join
-     * two ranks, a merge of tiles that differ. Only the board's moves are played. */
-    int board_legal = fast ? 15 : s2048_wide_legal_mask(g->board, g->high);
+     * two ranks, a merge of tiles that differ. On such a board only the
+     * board's own moves are played; on any other the copy's are the board's. */
+    int doubtful = !lossless || (!fast && wide_count_131072(g->board, g->high) >= 2);
     probe->dir = -1;
-    if (tables && s2048_tables_probe(tables, copy, probe) && probe->trusted && (board_legal >> probe->dir & 1)) {
+    if (tables && s2048_tables_probe(tables, copy, probe) && probe->trusted
+        && (!doubtful || board_plays(g, probe->dir))) {
         *dir = probe->dir;
         step->depth = 0;
         step->from_table = 1;
@@ -105,7 +117,7 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
     *dir = r.best;
     /* A copy that could not keep every merge (a board holding every rank) may
      * also see no move where the board has one: then the board's first legal move. */
-    if (!fast && (*dir < 0 || !(board_legal >> *dir & 1))) *dir = best_legal(&r, board_legal);
+    if (doubtful && (*dir < 0 || !board_plays(g, *dir))) *dir = best_legal(&r, s2048_wide_legal_mask(g->board, g->high));
     step->depth = (uint8_t)r.depth;
     step->from_table = 0;
     return 0;

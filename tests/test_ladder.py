@@ -222,6 +222,8 @@ def test_two_131072s_do_not_merge_in_c_or_in_the_oracle() -> None:
             reference.move(list(board.cells), direction)
     corner = Board("131072 131072 . . / 131072 . . . / . . . . / . . . 2")  # every move merges two
     assert not corner.legal_moves() and corner.is_game_over() and reference.is_game_over(list(corner.cells))
+    nothing = Board.from_cells([0] * 16)  # no game holds it, and no move changes it
+    assert nothing.is_game_over() and reference.is_game_over([0] * 16)
     full = Board("131072 131072 2 4 / 2 4 8 16 / 4 8 16 32 / 8 16 32 64")
     assert full.is_game_over() and reference.is_game_over(list(full.cells))
     assert not full.legal_moves() and decide(full, depth=1).move is None
