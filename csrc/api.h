@@ -216,7 +216,7 @@ int s2048_wide_move(uint64_t low, uint16_t high, int dir, uint64_t *out_low, uin
  * is not a move (no game holds two; a given board may). */
 int s2048_wide_legal_mask(uint64_t low, uint16_t high);
 int s2048_wide_count_empty(uint64_t low, uint16_t high);
-/* No legal move (on the empty board too, which no game holds). */
+/* No legal move on a board with a tile (docs/rules.md, "Game over"). */
 int s2048_wide_is_game_over(uint64_t low, uint16_t high);
 /* s2048_spawn on a wide board: the same draws, over its empty cells. */
 uint64_t s2048_wide_spawn(s2048_rng *r, uint64_t low, uint16_t high, int *cell, int *value);

@@ -119,10 +119,12 @@ int s2048_wide_is_game_over(uint64_t low, uint16_t high)
     /* RULES.md: the game ends when no valid move remains. A board with a
      * tile and an empty cell always has one (some tile shares a line with
      * some empty cell), unless two 131072s, which do not merge, block every
-     * direction (a given board with three in an L); the empty board, which no
-     * game holds, has none. Only those and a full board are tried move by move. */
+     * direction (a given board: two in a row, the columns below them full and
+     * unmergeable). The empty board has no move either, but it is no lost
+     * game (docs/rules.md). So only a full board, or one with two 131072s, is
+     * tried move by move. */
     int empty = s2048_wide_count_empty(low, high);
-    if (empty > 0 && empty < 16 && wide_count_131072(low, high) < 2) return 0;
+    if (empty == 16 || (empty > 0 && wide_count_131072(low, high) < 2)) return 0;
     return s2048_wide_legal_mask(low, high) == 0;
 }
 

@@ -105,6 +105,7 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
      * board's own moves are played; on any other the copy's are the board's. */
     int doubtful = !lossless || (!fast && wide_count_131072(g->board, g->high) >= 2);
     probe->dir = -1;
+    /* (For a table's move a guard: it leaves the frozen big tiles in place.) */
     if (tables && s2048_tables_probe(tables, copy, probe) && probe->trusted
         && (!doubtful || board_plays(g, probe->dir))) {
         *dir = probe->dir;

@@ -296,7 +296,9 @@ class Board:
     def move(self, direction: str | Move) -> tuple[Board, int]:
         """The board after sliding (no spawn) and the points gained.
 
-        An invalid move returns the same board and 0."""
+        An invalid move returns the same board and 0; one that would merge
+        two 131072s, which no game holds, raises InvalidArgumentError (see
+        legal_moves)."""
         # The hot path of a Python game loop: no parse for a Move or a plain
         # name, and the Board made without the classmethod (see engine.move).
         if direction.__class__ is not Move:
@@ -311,8 +313,9 @@ class Board:
         return [m for m in ALL_MOVES if mask >> m & 1]
 
     def is_game_over(self) -> bool:
-        """Lost: no legal move (all 16 cells full and no two adjacent tiles
-        equal, on any board a game can reach; see reference.is_game_over)."""
+        """Lost: no legal move on a board with a tile (all 16 cells full and no
+        two adjacent tiles equal, on any board a game can reach; see
+        reference.is_game_over)."""
         return engine.is_game_over(self._bits)
 
     def spawns(self) -> list[Spawn]:

@@ -73,7 +73,9 @@ def decide(board: Board | str, settings: SearchSettings | None = None, *, values
     legal = position.legal_moves()
     table = settings.tables.probe(position) if settings.tables and legal else None
     # A table reads the board's 64-bit copy: its move is played only where the
-    # board can play it (two 131072s do not merge), as in the C game loop.
+    # board can play it (two 131072s do not merge), as in the C game loop. A
+    # guard: a table's move leaves its frozen big tiles where they are, so no
+    # board is known to reach it.
     trusted = table if table is not None and table.trusted and table.move in legal else None
     analysis = None
     if values or trusted is None:

@@ -85,12 +85,12 @@ def legal_moves(cells: Sequence[int]) -> list[str]:
 
 
 def is_game_over(cells: Sequence[int]) -> bool:
-    """Game over: no valid move remains (RULES.md). On any board a game can
-    reach, that is every cell full and no two neighbours equal. A given board
-    with two 131072s, which do not merge (``is_legal``), may have no move with
-    cells empty or with two 2s side by side; so has the empty board, which no
-    game holds."""
-    return not legal_moves(cells)
+    """Game over: no valid move remains (RULES.md) on a board with a tile. On
+    any board a game can reach, that is every cell full and no two neighbours
+    equal. A given board with two 131072s, which do not merge (``is_legal``),
+    may have no move with cells empty or with two 2s side by side. The empty
+    board has no move either, but it is no lost game (docs/rules.md)."""
+    return any(cells) and not legal_moves(cells)
 
 
 def downgrade(cells: Sequence[int]) -> tuple[list[int], bool]:

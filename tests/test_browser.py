@@ -297,6 +297,19 @@ def test_a_pasted_board_the_cli_refuses_is_refused_with_its_words(page: Page) ->
     assert page.text_content('[data-testid="notice"]') == "expected 4 rows, got 2 in '2 4 . / 3'"
 
 
+def test_no_game_starts_from_the_empty_board(page: Page) -> None:
+    before = cells(page)
+    page.click('[data-action="edit"]')
+    page.click('[data-action="clear-board"]')
+    page.click('[data-action="edit-done"]')
+    assert page.text_content('[data-testid="notice"]') == "a game cannot start from the empty board: place a tile first"
+    assert page.evaluate("S2048.page.editor.active") is True  # still editing: nothing was lost
+    page.click('[data-cell="0"]')
+    page.click('[data-pick="2"]')
+    page.click('[data-action="edit-done"]')
+    assert page.text_content('[data-testid="notice"]') == "" and cells(page)[0] == 2 and cells(page) != before
+
+
 def test_autoplay_plays_and_any_key_stops_it(page: Page) -> None:
     page.select_option('[data-testid="depth"]', "1")
     page.fill('[data-testid="speed"]', "50")

@@ -222,8 +222,10 @@ def test_two_131072s_do_not_merge_in_c_or_in_the_oracle() -> None:
             reference.move(list(board.cells), direction)
     corner = Board("131072 131072 . . / 131072 . . . / . . . . / . . . 2")  # every move merges two
     assert not corner.legal_moves() and corner.is_game_over() and reference.is_game_over(list(corner.cells))
-    nothing = Board.from_cells([0] * 16)  # no game holds it, and no move changes it
-    assert nothing.is_game_over() and reference.is_game_over([0] * 16)
+    nothing = Board.from_cells([0] * 16)  # no move changes it, but it is no lost game (docs/rules.md)
+    assert not nothing.legal_moves() and not nothing.is_game_over() and not reference.is_game_over([0] * 16)
+    row = Board("131072 131072 . . / 2 4 . . / 4 2 . . / 2 4 . .")  # two are enough
+    assert not row.legal_moves() and row.is_game_over() and reference.is_game_over(list(row.cells))
     full = Board("131072 131072 2 4 / 2 4 8 16 / 4 8 16 32 / 8 16 32 64")
     assert full.is_game_over() and reference.is_game_over(list(full.cells))
     assert not full.legal_moves() and decide(full, depth=1).move is None
@@ -258,13 +260,18 @@ def test_boards_with_two_131072s_move_as_the_oracle_says_and_the_search_plays_th
         assert got is None or str(move) in legal
 
 
-def test_a_game_from_two_131072s_plays_its_moves_as_decide_chooses() -> None:
-    start = "131072 131072 2 . / 4 . . . / . . . . / . . . ."
+@pytest.mark.parametrize("start, first", [
+    ("131072 131072 2 . / 4 . . . / . . . . / . . . .", "down"),  # the only move
+    # The search's copy would merge the two (up, its best, or down); of the
+    # board's own moves right is the better, not the first legal one (left).
+    (". 8 . . / . 32 2 131072 / 16 4 16 131072 / 16 8 64 16", "right"),
+])
+def test_a_game_from_two_131072s_plays_its_moves_as_decide_chooses(start: str, first: str) -> None:
     settings_ = SearchSettings(depth=2)
     game = Game(5, settings_, start=start)
     board = game.board
     steps = game.advance(40)
-    assert steps and str(steps[0].move) == str(decide(board, settings_, values=False).move) == "down"
+    assert steps and str(steps[0].move) == str(decide(board, settings_, values=False).move) == first
     for step in steps:
         assert decide(board, settings_, values=False).move == step.move
         board = step.board
@@ -303,10 +310,10 @@ def test_a_record_that_merges_two_131072s_is_refused_at_its_line() -> None:
 @settings(max_examples=300, deadline=None)
 @given(wide_cells())
 def test_no_legal_move_is_the_rules_game_over_where_131072s_cannot_meet(cells: list[int]) -> None:
-    # The oracle's game over is RULES.md's "no valid move remains"; with at
-    # most one 131072, on a board with a tile, that is every cell full and no
-    # two neighbours equal.
+    # The oracle's game over is RULES.md's "no valid move remains" on a board
+    # with a tile; with at most one 131072 that is every cell full and no two
+    # neighbours equal.
     pairs = any(cells[i] == cells[i + 1] for i in range(16) if i % 4 < 3) or any(
         cells[i] == cells[i + 4] for i in range(12))
-    lost = (all(cells) and not pairs) or not any(cells)  # the empty board has no move either
+    lost = all(cells) and not pairs
     assert reference.is_game_over(cells) == lost == Board.from_cells(cells).is_game_over()

@@ -280,6 +280,12 @@
     }
 
     playFromHere() {
+      // No game has the empty board, and no move could change it (docs/rules.md).
+      if (this.editor.cells.every(function (v) { return v === 0; })) {
+        this.notice("a game cannot start from the empty board: place a tile first");
+        return;
+      }
+      this.notice("");
       const cells = this.editor.close();
       byAction("edit").setAttribute("aria-pressed", "false");
       this.game = S2048.Game.fromBoard(cells, S2048.randomSeed());

@@ -74,10 +74,11 @@
     return DIRECTIONS.filter(function (d) { return move(cells, d).moved; });
   }
 
-  // No legal move: on a board a game reaches, every cell full and no two
-  // equal neighbours (docs/rules.md).
+  // No legal move on a board with a tile: on a board a game reaches, every
+  // cell full and no two equal neighbours (docs/rules.md). The empty board
+  // has no move either, but it is no lost game.
   function isGameOver(cells) {
-    return legalMoves(cells).length === 0;
+    return cells.some(function (v) { return v !== 0; }) && legalMoves(cells).length === 0;
   }
 
   function emptyCells(cells) {
