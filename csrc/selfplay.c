@@ -116,9 +116,11 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
     s2048_result r;
     if (s2048_analyze(s, e, copy, depth, danger, quiescence, time_ms, prune, 0, &r) != 0) return -1;
     *dir = r.best;
-    /* A copy that could not keep every merge (a board holding every rank) may
-     * also see no move where the board has one: then the board's first legal move. */
-    if (doubtful && (*dir < 0 || !board_plays(g, *dir))) *dir = best_legal(&r, s2048_wide_legal_mask(g->board, g->high));
+    /* On a doubtful board the search's move may be one the board cannot play,
+     * or none where the board has one (a copy that could not keep every
+     * merge): then the best of the board's own moves. */
+    if (doubtful && (*dir < 0 || !board_plays(g, *dir)))
+        *dir = best_legal(&r, s2048_wide_legal_mask(g->board, g->high));
     step->depth = (uint8_t)r.depth;
     step->from_table = 0;
     return 0;
