@@ -6,6 +6,13 @@ import numpy as np
 import pytest
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Each benchmark reads its own timings (benchmark.stats) to compare ratios;
+    # with the timings off they would fail one by one on None.
+    if config.getoption("benchmark_disable", default=False):
+        raise pytest.UsageError("the benchmarks in bench/ compare measured times: run them without --benchmark-disable")
+
+
 @pytest.fixture(scope="session")
 def boards() -> np.ndarray:
     rng = np.random.default_rng(2048)
