@@ -145,6 +145,9 @@ int s2048_auto_depth(uint64_t board);
 int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
                   int depth, int danger, int quiescence, double time_ms, double prune, int keep_cache,
                   s2048_result *out);
+/* The best of the directions set in legal by their values (first of equals,
+ * up, down, left, right), as s2048_analyze chooses; -1 when none is set. */
+int s2048_best_direction(const double values[4], int legal);
 
 /* ---- endgame tables (formations.c, tables_probe.c; the builder is declared
  *      in tables_build.h, the formations described in formations.h) ---- */

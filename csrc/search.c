@@ -426,8 +426,7 @@ static int search_root(search_state *st, board_t b, int depth, double values[4])
     return legal;
 }
 
-/* Returns the best direction of a root search (first of equals), -1 if none. */
-static int best_direction(const double values[4], int legal)
+int s2048_best_direction(const double values[4], int legal)
 {
     int best = -1;
     for (int dir = 0; dir < 4; dir++)
@@ -1071,7 +1070,7 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
     int first = timed ? 1 : target;
     st.prune = prune_for(prune, first);
     out->legal = search_depth(s, &st, board, first, values);
-    if (pass > -HUGE_VAL && out->legal && values[best_direction(values, out->legal)] < e->lines) {
+    if (pass > -HUGE_VAL && out->legal && values[s2048_best_direction(values, out->legal)] < e->lines) {
         /* Every move reads below a live board's lines: the search beside the
          * pass, or its lost value, saw no way out. Searched again in full;
          * neither table may keep what the first search found. */
@@ -1100,7 +1099,7 @@ int s2048_analyze(s2048_searcher *s, const s2048_eval *e, uint64_t board,
     }
 
     result_back(symmetry, out);
-    out->best = best_direction(out->values, out->legal);
+    out->best = s2048_best_direction(out->values, out->legal);
     out->nodes = st.nodes;
     out->cache_hits = st.cache_hits;
     out->seconds = now_seconds() - start;

@@ -66,13 +66,11 @@ static int first_legal(int mask)
 }
 
 /* The best of the search's directions among the board's legal ones (mask),
- * first of equals as the search's own choice; the board's first legal move
- * when the search valued none of them. */
+ * as the search chooses; the board's first legal move when the search valued
+ * none of them. */
 static int best_legal(const s2048_result *r, int mask)
 {
-    int best = -1;
-    for (int d = 0; d < 4; d++)
-        if ((r->legal & mask) >> d & 1 && (best < 0 || r->values[d] > r->values[best])) best = d;
+    int best = s2048_best_direction(r->values, r->legal & mask);
     return best >= 0 ? best : first_legal(mask);
 }
 

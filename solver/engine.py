@@ -228,6 +228,12 @@ def legal_mask(board: Bitboard) -> int:
     return int(lib.s2048_wide_legal_mask(low, high))
 
 
+def best_direction(values: tuple[float, float, float, float], legal: int) -> int:
+    """The best of the directions set in ``legal`` by ``values`` (up, down,
+    left, right; first of equals), as the search chooses; -1 for none."""
+    return int(lib.s2048_best_direction(values, legal))
+
+
 def is_game_over(board: Bitboard) -> bool:
     low, high = split(board)
     return bool(lib.s2048_wide_is_game_over(low, high))

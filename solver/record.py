@@ -37,7 +37,7 @@ from typing import IO, Any
 from solve2048 import reference
 from solve2048.board import WIN_TILE, Board, InvalidBoardError
 from solve2048.engine import MAX_DEPTH
-from solve2048.errors import Solve2048Error
+from solve2048.errors import InvalidArgumentError, Solve2048Error
 from solve2048.rng import MAX_SEED, Rng
 from solve2048.selfplay import Step
 from solve2048.settings import Depth, check_depth
@@ -348,9 +348,12 @@ def _apply_move(cells: list[int], obj: dict[str, Any], line: int, n: int) -> tup
     direction = obj.get("dir")
     if direction not in reference.DIRECTIONS:
         raise RecordError(line, f"move {n}: dir must be up, down, left or right, got {_show(direction)}")
-    if not reference.is_legal(cells, direction):  # no change, or two 131072s merging
+    try:
+        after, points = reference.move(cells, direction)
+    except InvalidArgumentError:  # it would merge two 131072s, which is no move
+        after, points = cells, 0
+    if after == cells:
         raise RecordError(line, f"move {n}: {direction} is not a legal move here")
-    after, points = reference.move(cells, direction)
     if _int(obj.get("gain"), line, f"move {n}: gain") != points:
         raise RecordError(line, f"move {n}: gain is {_show(obj.get('gain'))}, but {direction} scores {points}")
     return after, points

@@ -103,7 +103,7 @@ def analyze(board: Board | str, settings: SearchSettings | None = None, *,
         # 131072s, or of two ranks a full copy had to join): only the board's
         # legal moves are valued, as the C game loop plays them.
         legal &= engine.legal_mask(bits)
-        best = first_best((up, down, left, right), legal)
+        best = engine.best_direction((up, down, left, right), legal)
     values = {
         Move.UP: up if legal & 1 else None,
         Move.DOWN: down if legal & 2 else None,
@@ -111,16 +111,6 @@ def analyze(board: Board | str, settings: SearchSettings | None = None, *,
         Move.RIGHT: right if legal & 8 else None,
     }
     return _analysis(position, ALL_MOVES[best] if best >= 0 else None, values, depth, nodes, cache_hits, seconds)
-
-
-def first_best(values: tuple[float, float, float, float], legal: int) -> int:
-    """The direction of the highest value among those set in ``legal``, the
-    first of equals (up, down, left, right), as the C search chooses; -1 for none."""
-    best = -1
-    for direction in range(4):
-        if legal >> direction & 1 and (best < 0 or values[direction] > values[best]):
-            best = direction
-    return best
 
 
 _new_analysis = object.__new__

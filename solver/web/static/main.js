@@ -281,7 +281,7 @@
 
     playFromHere() {
       // No game has the empty board, and no move could change it (docs/rules.md).
-      if (this.editor.cells.every(function (v) { return v === 0; })) {
+      if (rules.maxTile(this.editor.cells) === 0) {
         this.notice("a game cannot start from the empty board: place a tile first");
         return;
       }

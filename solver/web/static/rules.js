@@ -78,7 +78,7 @@
   // cell full and no two equal neighbours (docs/rules.md). The empty board
   // has no move either, but it is no lost game.
   function isGameOver(cells) {
-    return cells.some(function (v) { return v !== 0; }) && legalMoves(cells).length === 0;
+    return maxTile(cells) > 0 && legalMoves(cells).length === 0;
   }
 
   function emptyCells(cells) {
