@@ -4,20 +4,20 @@ the search's 64-bit copy and whole games (csrc/ladder.c, docs/rules.md)."""
 from __future__ import annotations
 
 import json
-import math
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_search_parity import NO_CACHE, assert_same_values
 
-from solve2048 import Board, Game, InvalidBoardError, SearchSettings, Weights, decide, move_batch, reference
-from solve2048.engine import DEFAULT_LATE_QUIESCENCE, DEFAULT_QUIESCENCE, Searcher, downgrade, legal_mask
+from solve2048 import Board, Game, InvalidBoardError, SearchSettings, decide, move_batch, reference
+from solve2048.engine import downgrade, legal_mask
 from solve2048.errors import InvalidArgumentError
 from solve2048.human_game import HumanGame
 from solve2048.moves import ALL_MOVES
 from solve2048.record import replay
-from solve2048.reference_search import expectimax
+from solve2048.selfplay import Step
 
 # Known answers from the rules: merge order and one merge per tile hold past 32768.
 KNOWN = [
@@ -134,15 +134,22 @@ def test_a_person_merges_two_32768s_into_65536() -> None:
     assert game.move("left") and game.board.max_tile == 65536 and game.score == 65536
 
 
+def played_as_decide_chooses(game: Game, settings_: SearchSettings, moves: int) -> list[Step]:
+    """The game's next ``moves`` steps, each checked to be decide's move on the board before it."""
+    board = game.board
+    steps = game.advance(moves)
+    for step in steps:
+        assert decide(board, settings_, values=False).move == step.move
+        board = step.board
+    return steps
+
+
 def test_games_play_past_32768_and_decide_agrees_with_the_game_loop() -> None:
     start = "32768 32768 16384 16384 / 8192 4096 . . / . . . . / . . . 2"
     settings_ = SearchSettings(depth=2)
     for seed in range(3):
         game = Game(seed, settings_, start=start)
-        board = game.board
-        for step in game.advance(300):
-            assert decide(board, settings_, values=False).move == step.move
-            board = step.board
+        played_as_decide_chooses(game, settings_, 300)
         assert game.result().max_tile >= 65536
 
 
@@ -248,16 +255,12 @@ def test_boards_with_two_131072s_move_as_the_oracle_says_and_the_search_plays_th
         if str(move) in legal:
             after, gain = board.move(move)
             assert (list(after.cells), gain) == reference.move(cells, str(move))
-    decision = decide(board, depth=2, searcher=Searcher(tt_mb=0))
+    assert_same_values(board, 2, "auto", NO_CACHE)  # C's values are the oracle's, None where no move
+    decision = decide(board, depth=2, searcher=NO_CACHE)
     assert (decision.move is None) == (not legal)
     assert decision.move is None or str(decision.move) in legal
     assert decision.analysis is not None
-    oracle = expectimax(cells, 2, "auto", Weights(), DEFAULT_QUIESCENCE, DEFAULT_LATE_QUIESCENCE)
-    assert decision.analysis.nodes == oracle.nodes
-    for move in ALL_MOVES:
-        got, expected = decision.analysis.values[move], oracle.values[str(move)]
-        assert (got is None) == (expected is None) and (got is None or math.isclose(got, expected, rel_tol=1e-9))
-        assert got is None or str(move) in legal
+    assert all(str(m) in legal for m, v in decision.analysis.values.items() if v is not None)
 
 
 @pytest.mark.parametrize("start, first", [
@@ -268,13 +271,8 @@ def test_boards_with_two_131072s_move_as_the_oracle_says_and_the_search_plays_th
 ])
 def test_a_game_from_two_131072s_plays_its_moves_as_decide_chooses(start: str, first: str) -> None:
     settings_ = SearchSettings(depth=2)
-    game = Game(5, settings_, start=start)
-    board = game.board
-    steps = game.advance(40)
-    assert steps and str(steps[0].move) == str(decide(board, settings_, values=False).move) == first
-    for step in steps:
-        assert decide(board, settings_, values=False).move == step.move
-        board = step.board
+    steps = played_as_decide_chooses(Game(5, settings_, start=start), settings_, 40)
+    assert steps and str(steps[0].move) == first
 
 
 def test_the_hint_and_play_commands_take_two_131072s(tmp_path) -> None:
