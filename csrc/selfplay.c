@@ -74,16 +74,6 @@ static int best_legal(const s2048_result *r, int mask)
     return best >= 0 ? best : first_legal(mask);
 }
 
-/* Whether dir is a legal move on the game's wide board: one move, not the
- * four of its legal mask. */
-static int board_plays(const s2048_game *g, int dir)
-{
-    uint64_t low;
-    uint16_t high;
-    uint32_t gain;
-    return s2048_wide_move(g->board, g->high, dir, &low, &high, &gain) > 0;
-}
-
 /* Chooses the move for the game's board: from a table when one is sure
  * enough, else from the search, both on the board's 64-bit copy (ladder.c;
  * the board itself below 65536). Fills dir and depth of step, and probe with
@@ -102,10 +92,10 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
      * two ranks, a merge of tiles that differ. On such a board only the
      * board's own moves are played; on any other the copy's are the board's. */
     int doubtful = !lossless || (!fast && wide_count_131072(g->board, g->high) >= 2);
+    int board_legal = doubtful ? s2048_wide_legal_mask(g->board, g->high) : 15;
     probe->dir = -1;
     /* (For a table's move a guard: it leaves the frozen big tiles in place.) */
-    if (tables && s2048_tables_probe(tables, copy, probe) && probe->trusted
-        && (!doubtful || board_plays(g, probe->dir))) {
+    if (tables && s2048_tables_probe(tables, copy, probe) && probe->trusted && (board_legal >> probe->dir & 1)) {
         *dir = probe->dir;
         step->depth = 0;
         step->from_table = 1;
@@ -116,9 +106,9 @@ static int choose_move(s2048_game *g, s2048_searcher *s, const s2048_eval *e,
     *dir = r.best;
     /* On a doubtful board the search's move may be one the board cannot play,
      * or none where the board has one (a copy that could not keep every
-     * merge): then the best of the board's own moves. */
-    if (doubtful && (*dir < 0 || !board_plays(g, *dir)))
-        *dir = best_legal(&r, s2048_wide_legal_mask(g->board, g->high));
+     * merge): the best of the board's own moves, which is the search's own
+     * where the board can play it. */
+    if (doubtful) *dir = best_legal(&r, board_legal);
     step->depth = (uint8_t)r.depth;
     step->from_table = 0;
     return 0;
